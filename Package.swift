@@ -1,0 +1,73 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "switchboard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "SwitchboardServer", targets: ["SwitchboardServer"]),
+        .executable(name: "switchboard", targets: ["switchboard"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        .target(
+            name: "SwitchboardWire",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["messages.proto"]
+        ),
+        .target(
+            name: "SwitchboardCore",
+            dependencies: [
+                "SwitchboardWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "SwitchboardStore",
+            dependencies: [
+                "SwitchboardCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "SwitchboardServer",
+            dependencies: [
+                "SwitchboardCore",
+                "SwitchboardStore",
+                "SwitchboardWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "switchboard",
+            dependencies: [
+                "SwitchboardServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchboardTests",
+            dependencies: [
+                "SwitchboardServer",
+                "SwitchboardWire",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,48 @@
+/// The knobs of the messaging core, filled from the server's config file.
+public struct CoreSettings: Sendable {
+    public var appID: String
+    public var masterKey: String
+    /// Whether `session/open`, `conv/start`, `conv/add` and `conv/remove` must be signed.
+    public var signaturesRequired: Bool
+    /// Signatures older than this (seconds) are refused.
+    public var signatureMaxAge: Int64
+    /// Largest message content accepted, in bytes (LeanCloud: 5 KB).
+    public var maxContentBytes: Int
+    /// Largest `limit` a history query may ask for.
+    public var maxHistoryLimit: Int
+    /// How long a delivered message may stay unacknowledged before it is sent again (seconds).
+    public var redeliveryInterval: Int64
+    /// Most messages sent to a client in one go at login or redelivery.
+    public var deliveryBatch: Int
+    /// Default and longest life of a temporary conversation (seconds).
+    public var temporaryConversationTTL: Int32
+    public var maxTemporaryConversationTTL: Int32
+    /// Most members a conversation may have.
+    public var maxMembers: Int
+
+    public init(
+        appID: String,
+        masterKey: String,
+        signaturesRequired: Bool = false,
+        signatureMaxAge: Int64 = 3600,
+        maxContentBytes: Int = 5120,
+        maxHistoryLimit: Int = 1000,
+        redeliveryInterval: Int64 = 30,
+        deliveryBatch: Int = 200,
+        temporaryConversationTTL: Int32 = 86_400,
+        maxTemporaryConversationTTL: Int32 = 30 * 86_400,
+        maxMembers: Int = 500
+    ) {
+        self.appID = appID
+        self.masterKey = masterKey
+        self.signaturesRequired = signaturesRequired
+        self.signatureMaxAge = signatureMaxAge
+        self.maxContentBytes = maxContentBytes
+        self.maxHistoryLimit = maxHistoryLimit
+        self.redeliveryInterval = redeliveryInterval
+        self.deliveryBatch = deliveryBatch
+        self.temporaryConversationTTL = temporaryConversationTTL
+        self.maxTemporaryConversationTTL = maxTemporaryConversationTTL
+        self.maxMembers = maxMembers
+    }
+}

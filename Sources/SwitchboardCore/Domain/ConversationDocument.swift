@@ -1,0 +1,51 @@
+import Foundation
+
+/// A conversation as the JSON object LeanCloud's SDKs read from `conv/query` results, and
+/// as `conv/query` filters see it.
+enum ConversationDocument {
+    /// Keys the server owns; clients cannot set them through attributes.
+    static let reservedKeys: Set<String> = [
+        "objectId", "m", "c", "tr", "sys", "temp", "ttl", "unique", "uniqueId", "mu", "lm",
+        "createdAt", "updatedAt", "name", "ACL",
+    ]
+
+    /// - Parameters:
+    ///   - lastMessage: shown as `msg`, `msg_from`, ... when given.
+    ///   - compact: leaves out the member list, as the query flag asks.
+    static func encode(_ conversation: Conversation, lastMessage: Message? = nil, compact: Bool = false) -> JSONValue {
+        var object = conversation.attributes
+        object["objectId"] = .string(conversation.id)
+        if !compact { object["m"] = .array(conversation.members.map(JSONValue.string)) }
+        object["c"] = .string(conversation.creator)
+        object["mu"] = .array(conversation.mutedBy.map(JSONValue.string))
+        object["createdAt"] = .string(ISODate.string(milliseconds: conversation.createdAt))
+        object["updatedAt"] = .string(ISODate.string(milliseconds: conversation.updatedAt))
+        if let name = conversation.name { object["name"] = .string(name) }
+        if conversation.isTransient { object["tr"] = .bool(true) }
+        if conversation.uniqueKey != nil {
+            object["unique"] = .bool(true)
+            object["uniqueId"] = .string(conversation.id)
+        }
+        if conversation.isTemporary {
+            object["temp"] = .bool(true)
+            if let expiresAt = conversation.expiresAt {
+                object["ttl"] = .int((expiresAt - conversation.createdAt) / 1000)
+            }
+        }
+        if let last = conversation.lastMessageAt { object["lm"] = ISODate.object(milliseconds: last) }
+        if let message = lastMessage {
+            switch message.content {
+            case .text(let text):
+                object["msg"] = .string(text)
+            case .binary(let bytes):
+                object["msg"] = .string(Data(bytes).base64EncodedString())
+                object["bin"] = .bool(true)
+            }
+            object["msg_from"] = .string(message.from)
+            object["msg_mid"] = .string(message.id)
+            object["msg_timestamp"] = .int(message.timestamp)
+            if let patched = message.patchTimestamp { object["patch_timestamp"] = .int(patched) }
+        }
+        return .object(object)
+    }
+}

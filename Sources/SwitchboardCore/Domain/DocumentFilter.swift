@@ -1,0 +1,121 @@
+/// Evaluates a MongoDB-style `where` document, as LeanCloud's `conv/query` sends it,
+/// against a JSON object.
+///
+/// Supported: implicit equality (an array field matches when it contains the value),
+/// `$eq`, `$ne`, `$in`, `$nin`, `$all`, `$exists`, `$size`, `$gt`, `$gte`, `$lt`, `$lte`,
+/// `$and`, `$or`, and dotted paths into nested objects. LeanCloud dates
+/// (`{"__type": "Date", "iso": ...}`) compare by their ISO string.
+struct DocumentFilter: Sendable {
+    struct Unsupported: Error, Sendable {
+        var description: String
+    }
+
+    let conditions: [String: JSONValue]
+
+    init(_ document: JSONValue) throws(Unsupported) {
+        guard let conditions = document.objectValue else { throw Unsupported(description: "where must be a JSON object") }
+        self.conditions = conditions
+        try Self.validate(document)
+    }
+
+    func matches(_ object: JSONValue) -> Bool {
+        Self.matches(conditions, object)
+    }
+
+    private static let fieldOperators: Set<String> = ["$eq", "$ne", "$in", "$nin", "$all", "$exists", "$size", "$gt", "$gte", "$lt", "$lte"]
+
+    private static func validate(_ document: JSONValue) throws(Unsupported) {
+        guard let object = document.objectValue else { return }
+        for (key, value) in object {
+            if key == "$and" || key == "$or" {
+                guard let parts = value.arrayValue else { throw Unsupported(description: "\(key) takes an array") }
+                for part in parts { try validate(part) }
+            } else if key.hasPrefix("$") {
+                throw Unsupported(description: "unsupported operator \(key)")
+            } else if let operators = value.objectValue, operators.keys.contains(where: { $0.hasPrefix("$") }) {
+                for name in operators.keys where !fieldOperators.contains(name) {
+                    throw Unsupported(description: "unsupported operator \(name)")
+                }
+            }
+        }
+    }
+
+    private static func matches(_ conditions: [String: JSONValue], _ object: JSONValue) -> Bool {
+        conditions.allSatisfy { key, condition in
+            switch key {
+            case "$and": (condition.arrayValue ?? []).allSatisfy { matches($0.objectValue ?? [:], object) }
+            case "$or": (condition.arrayValue ?? []).contains { matches($0.objectValue ?? [:], object) }
+            default: fieldMatches(value(at: key, in: object), condition)
+            }
+        }
+    }
+
+    private static func value(at path: String, in object: JSONValue) -> JSONValue? {
+        var current: JSONValue? = object
+        for component in path.split(separator: ".") {
+            current = current?[String(component)]
+        }
+        return current
+    }
+
+    private static func fieldMatches(_ field: JSONValue?, _ condition: JSONValue) -> Bool {
+        guard let operators = condition.objectValue, operators.keys.contains(where: { $0.hasPrefix("$") }) else {
+            return equals(field, condition)
+        }
+        return operators.allSatisfy { name, operand in
+            switch name {
+            case "$eq": equals(field, operand)
+            case "$ne": !equals(field, operand)
+            case "$in": (operand.arrayValue ?? []).contains { equals(field, $0) }
+            case "$nin": !(operand.arrayValue ?? []).contains { equals(field, $0) }
+            case "$all": (operand.arrayValue ?? []).allSatisfy { equals(field, $0) }
+            case "$exists": (field != nil && field != .null) == (operand.boolValue ?? true)
+            case "$size": field?.arrayValue?.count == operand.int64Value.map(Int.init)
+            case "$gt": compare(field, operand).map { $0 > 0 } ?? false
+            case "$gte": compare(field, operand).map { $0 >= 0 } ?? false
+            case "$lt": compare(field, operand).map { $0 < 0 } ?? false
+            case "$lte": compare(field, operand).map { $0 <= 0 } ?? false
+            default: false
+            }
+        }
+    }
+
+    /// Equality as MongoDB means it: an array field equals a value it contains.
+    private static func equals(_ field: JSONValue?, _ value: JSONValue) -> Bool {
+        guard let field else { return value == .null }
+        if case .array(let elements) = field, value.arrayValue == nil {
+            return elements.contains { comparable($0) == comparable(value) }
+        }
+        return comparable(field) == comparable(value)
+    }
+
+    private static func compare(_ field: JSONValue?, _ value: JSONValue) -> Int? {
+        guard let field else { return nil }
+        return order(comparable(field), comparable(value))
+    }
+
+    /// Orders two values of the same kind; nil when they cannot be compared.
+    static func order(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
+        switch (lhs, rhs) {
+        case (.string(let a), .string(let b)): a == b ? 0 : (a < b ? -1 : 1)
+        case (.bool(let a), .bool(let b)): a == b ? 0 : (!a ? -1 : 1)
+        default:
+            if let a = number(lhs), let b = number(rhs) { a == b ? 0 : (a < b ? -1 : 1) } else { nil }
+        }
+    }
+
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .int(let v): Double(v)
+        case .double(let v): v
+        default: nil
+        }
+    }
+
+    /// Dates become their ISO strings and numbers one kind, so that they compare as values.
+    static func comparable(_ value: JSONValue) -> JSONValue {
+        if value["__type"]?.stringValue == "Date", let iso = value["iso"] { return iso }
+        if case .double(let number) = value, number.rounded() == number, abs(number) < 9e18 { return .int(Int64(number)) }
+        return value
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What a message carries: text (often a JSON typed message) or raw bytes.
+public enum MessageContent: Sendable, Equatable {
+    case text(String)
+    case binary([UInt8])
+
+    public var byteCount: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .binary(let bytes): bytes.count
+        }
+    }
+
+    /// `_lctype` of a typed message, 0 for anything else (LeanCloud's "no type").
+    public var typedMessageType: Int32 {
+        guard case .text(let text) = self, text.first == "{",
+              let value = try? JSONValue(parsing: text),
+              let type = value["_lctype"]?.int64Value,
+              let narrowed = Int32(exactly: type)
+        else { return 0 }
+        return narrowed
+    }
+}
+
+/// A message as stored and delivered.
+public struct Message: Sendable, Equatable {
+    public var id: String
+    public var conversationID: String
+    public var from: String
+    public var content: MessageContent
+    public var timestamp: Int64
+    public var mentionAll: Bool
+    public var mentionPids: [String]
+    public var patchTimestamp: Int64?
+    /// Whether the sender asked for receipts (`r`).
+    public var wantsReceipt: Bool
+
+    public init(
+        id: String, conversationID: String, from: String, content: MessageContent, timestamp: Int64,
+        mentionAll: Bool = false, mentionPids: [String] = [], patchTimestamp: Int64? = nil, wantsReceipt: Bool = false
+    ) {
+        self.id = id
+        self.conversationID = conversationID
+        self.from = from
+        self.content = content
+        self.timestamp = timestamp
+        self.mentionAll = mentionAll
+        self.mentionPids = mentionPids
+        self.patchTimestamp = patchTimestamp
+        self.wantsReceipt = wantsReceipt
+    }
+}

@@ -1,0 +1,30 @@
+/// Everything the core keeps across restarts. The core depends on this protocol only;
+/// `SwitchboardStore` implements it over SQLite.
+public protocol MessageStore: Sendable {
+    func createConversation(_ conversation: Conversation) async throws
+    /// The conversation, whether or not it has expired; callers decide what expiry means.
+    func conversation(id: String) async throws -> Conversation?
+    func conversation(uniqueKey: String) async throws -> Conversation?
+    /// Conversations whose id is one of `ids`.
+    func conversations(ids: [String]) async throws -> [Conversation]
+    /// Conversations that have any of `members` among their members.
+    func conversations(withAnyMember members: [String]) async throws -> [Conversation]
+    /// Every conversation, newest first, at most `limit`; used for queries that name no
+    /// member or id.
+    func recentConversations(limit: Int) async throws -> [Conversation]
+    func saveConversation(_ conversation: Conversation) async throws
+
+    /// Stores the message and queues it for each of `recipients` until they acknowledge it.
+    func append(_ message: Message, queueFor recipients: [String]) async throws
+    func message(id: String) async throws -> Message?
+    func history(_ query: HistoryQuery) async throws -> [Message]
+    /// Messages queued for a client that it has not acknowledged, oldest first.
+    func pendingMessages(for clientID: String, sentBefore: Int64, limit: Int) async throws -> [Message]
+    func acknowledge(clientID: String, messageIDs: [String]) async throws
+    /// Acknowledges a conversation's messages with timestamps in `range`, as SDKs ack in batches.
+    func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws
+    /// The newest message of each conversation, for query results that show it.
+    func lastMessages(conversationIDs: [String]) async throws -> [String: Message]
+    /// The greatest message timestamp stored, so the clock can continue past it.
+    func latestMessageTimestamp() async throws -> Int64?
+}

@@ -1,0 +1,371 @@
+import Foundation
+import SwitchboardWire
+
+/// The `conv` commands: start, add, remove, update, mute, unmute, query.
+struct ConversationCommands: Sendable {
+    /// Bits of `conv/query`'s `flag`.
+    enum QueryFlag {
+        static let compact: Int32 = 1
+    }
+
+    static let defaultQueryLimit = 10
+    static let maxQueryLimit = 1000
+    /// Queries that name neither ids nor members read at most this many conversations.
+    static let scanLimit = 10_000
+
+    let context: CoreContext
+    let notifier: Notifier
+
+    // MARK: start
+
+    func start(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+        let conv = request.convMessage
+        var members = Self.uniqued([clientID] + conv.m)
+        let attributes = try Self.attributes(conv)
+        let name = attributes["name"]?.stringValue
+        let custom = attributes.filter { !ConversationDocument.reservedKeys.contains($0.key) }
+        if context.settings.signaturesRequired {
+            try verifyStartSignature(conv, clientID: clientID, members: conv.m)
+        }
+        let now = ServerClock.wallMilliseconds()
+        var reply = Replies.reply(to: request, op: .started)
+
+        if conv.transient {
+            // A chat room: its creator joins it; others join with conv/add.
+            members = [clientID]
+        } else if conv.unique, !conv.tempConv {
+            let key = Conversation.uniqueKey(for: members)
+            if let existing = try await context.store.conversation(uniqueKey: key) {
+                reply.convMessage.cid = existing.id
+                reply.convMessage.cdate = ISODate.string(milliseconds: existing.createdAt)
+                reply.convMessage.uniqueID = existing.id
+                return reply
+            }
+        }
+        guard members.count <= context.settings.maxMembers else {
+            throw CommandError(.conversationFull, detail: "at most \(context.settings.maxMembers) members")
+        }
+
+        let kind: Conversation.Kind = conv.transient ? .transient : (conv.tempConv ? .temporary : .normal)
+        var expiresAt: Int64?
+        if kind == .temporary {
+            let ttl = conv.hasTempConvTtl && conv.tempConvTtl > 0
+                ? min(conv.tempConvTtl, context.settings.maxTemporaryConversationTTL)
+                : context.settings.temporaryConversationTTL
+            expiresAt = now + Int64(ttl) * 1000
+            reply.convMessage.tempConvTtl = ttl
+        }
+        let conversation = Conversation(
+            id: kind == .temporary ? Identifiers.temporaryConversationID() : Identifiers.conversationID(),
+            kind: kind,
+            name: name,
+            creator: clientID,
+            members: members,
+            attributes: custom,
+            uniqueKey: kind == .normal && conv.unique ? Conversation.uniqueKey(for: members) : nil,
+            createdAt: now,
+            updatedAt: now,
+            expiresAt: expiresAt
+        )
+        do {
+            try await context.store.createConversation(conversation)
+        } catch where conversation.uniqueKey != nil {
+            // Another client created the same unique conversation at the same moment.
+            guard let key = conversation.uniqueKey, let existing = try await context.store.conversation(uniqueKey: key) else { throw error }
+            reply.convMessage.cid = existing.id
+            reply.convMessage.cdate = ISODate.string(milliseconds: existing.createdAt)
+            reply.convMessage.uniqueID = existing.id
+            return reply
+        }
+        context.logger.info("conversation started", metadata: ["conversation": "\(conversation.id)", "by": "\(clientID)", "members": "\(members.count)"])
+        reply.convMessage.cid = conversation.id
+        reply.convMessage.cdate = ISODate.string(milliseconds: now)
+        if conversation.uniqueKey != nil { reply.convMessage.uniqueID = conversation.id }
+
+        var joined = Replies.notification(.conv, op: .joined, to: clientID)
+        joined.convMessage.cid = conversation.id
+        joined.convMessage.initBy = clientID
+        notifier.notify(members.filter { $0 != clientID }, joined)
+        return reply
+    }
+
+    // MARK: add and remove
+
+    func add(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+        let conv = request.convMessage
+        var conversation = try await existingConversation(conv.cid)
+        let requested = Self.uniqued(conv.m)
+        guard !requested.isEmpty else { throw CommandError(.conversationAPIFailed, detail: "no members given") }
+        let joiningSelf = requested == [clientID]
+        guard joiningSelf || conversation.members.contains(clientID) || conversation.isTransient else {
+            throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(conversation.id)")
+        }
+        if conversation.isTemporary, !joiningSelf {
+            throw CommandError(.conversationNotAllowed, detail: "temporary conversations keep their members")
+        }
+        if context.settings.signaturesRequired {
+            try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .invite)
+        }
+        let added = requested.filter { !conversation.members.contains($0) }
+        guard conversation.members.count + added.count <= context.settings.maxMembers else {
+            throw CommandError(.conversationFull, detail: "at most \(context.settings.maxMembers) members")
+        }
+        if !added.isEmpty {
+            conversation.members += added
+            conversation.updatedAt = ServerClock.wallMilliseconds()
+            try await context.store.saveConversation(conversation)
+            announceMembership(of: conversation, changed: added, by: clientID, joined: true)
+        }
+        var reply = Replies.reply(to: request, op: .added)
+        reply.convMessage.allowedPids = requested
+        return reply
+    }
+
+    func remove(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+        let conv = request.convMessage
+        var conversation = try await existingConversation(conv.cid)
+        let requested = Self.uniqued(conv.m)
+        guard !requested.isEmpty else { throw CommandError(.conversationAPIFailed, detail: "no members given") }
+        let leavingSelf = requested == [clientID]
+        guard leavingSelf || conversation.members.contains(clientID) else {
+            throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(conversation.id)")
+        }
+        if context.settings.signaturesRequired, !leavingSelf {
+            try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .kick)
+        }
+        let removed = requested.filter { conversation.members.contains($0) }
+        if !removed.isEmpty {
+            // Announce to the members before they go, so the removed ones hear it too.
+            let before = conversation
+            conversation.members.removeAll { removed.contains($0) }
+            conversation.updatedAt = ServerClock.wallMilliseconds()
+            try await context.store.saveConversation(conversation)
+            announceMembership(of: before, changed: removed, by: clientID, joined: false)
+        }
+        var reply = Replies.reply(to: request, op: .removed)
+        reply.convMessage.allowedPids = requested
+        return reply
+    }
+
+    /// `joined`/`left` to the members who came or went, `members_joined`/`members_left` to
+    /// the others. Chat rooms only tell the members themselves: rooms are large.
+    private func announceMembership(of conversation: Conversation, changed: [String], by clientID: String, joined: Bool) {
+        var own = Replies.notification(.conv, op: joined ? .joined : .left, to: clientID)
+        own.convMessage.cid = conversation.id
+        own.convMessage.initBy = clientID
+        notifier.notify(changed, own)
+        guard !conversation.isTransient else { return }
+        var others = Replies.notification(.conv, op: joined ? .membersJoined : .membersLeft, to: clientID)
+        others.convMessage.cid = conversation.id
+        others.convMessage.initBy = clientID
+        others.convMessage.m = changed
+        notifier.notify(conversation.members.filter { !changed.contains($0) }, others)
+    }
+
+    // MARK: update, mute
+
+    func update(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+        var conversation = try await existingConversation(request.convMessage.cid)
+        guard conversation.members.contains(clientID) || conversation.isTransient else {
+            throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(conversation.id)")
+        }
+        let changes = try Self.attributes(request.convMessage)
+        var modified: [String: JSONValue] = [:]
+        for (key, value) in changes {
+            let isDelete = value["__op"]?.stringValue == "Delete"
+            if key == "name" {
+                conversation.name = isDelete ? nil : value.stringValue
+            } else if ConversationDocument.reservedKeys.contains(key) {
+                throw CommandError(.conversationUpdateFailed, detail: "\(key) cannot be changed")
+            } else {
+                Self.set(key, to: isDelete ? nil : value, in: &conversation.attributes)
+            }
+            modified[key] = value
+        }
+        conversation.updatedAt = ServerClock.wallMilliseconds()
+        try await context.store.saveConversation(conversation)
+
+        let updatedAt = ISODate.string(milliseconds: conversation.updatedAt)
+        var reply = Replies.reply(to: request, op: .updated)
+        reply.convMessage.cid = conversation.id
+        reply.convMessage.udate = updatedAt
+        reply.convMessage.attrModified.data = JSONValue.object(modified).jsonString
+
+        var notice = Replies.notification(.conv, op: .updated, to: clientID)
+        notice.convMessage.cid = conversation.id
+        notice.convMessage.initBy = clientID
+        notice.convMessage.udate = updatedAt
+        notice.convMessage.attr.data = JSONValue.object(changes).jsonString
+        notice.convMessage.attrModified.data = JSONValue.object(modified).jsonString
+        notifier.notify(conversation.members.filter { $0 != clientID }, notice)
+        return reply
+    }
+
+    func setMuted(_ muted: Bool, _ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+        var conversation = try await existingConversation(request.convMessage.cid)
+        guard conversation.members.contains(clientID) else {
+            throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(conversation.id)")
+        }
+        conversation.mutedBy.removeAll { $0 == clientID }
+        if muted { conversation.mutedBy.append(clientID) }
+        conversation.updatedAt = ServerClock.wallMilliseconds()
+        try await context.store.saveConversation(conversation)
+        var reply = Replies.reply(to: request, op: .updated)
+        reply.convMessage.cid = conversation.id
+        reply.convMessage.udate = ISODate.string(milliseconds: conversation.updatedAt)
+        return reply
+    }
+
+    // MARK: query
+
+    /// `conv/count`: how many members a conversation has.
+    func count(_ request: GenericCommand) async throws -> GenericCommand {
+        let conversation = try await existingConversation(request.convMessage.cid)
+        var reply = Replies.reply(to: request, op: .result)
+        reply.convMessage.count = Int32(conversation.members.count)
+        return reply
+    }
+
+    func query(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+        let conv = request.convMessage
+        let filter: DocumentFilter
+        let whereDocument: JSONValue
+        do {
+            whereDocument = conv.hasWhere && !conv.where.data.isEmpty ? try JSONValue(parsing: conv.where.data) : .object([:])
+            filter = try DocumentFilter(whereDocument)
+        } catch let error as DocumentFilter.Unsupported {
+            throw CommandError(.conversationAPIFailed, detail: error.description)
+        } catch {
+            throw CommandError(.conversationAPIFailed, detail: "where is not valid JSON")
+        }
+        let now = ServerClock.wallMilliseconds()
+        let conversations = try await candidates(for: whereDocument, cids: conv.cids + conv.tempConvIds)
+            .filter { !$0.isExpired(at: now) }
+        let lastMessages = try await context.store.lastMessages(conversationIDs: conversations.map(\.id))
+        let compact = conv.flag & QueryFlag.compact != 0
+        // Filters and sorting see the whole document; the compact form only shapes the answer.
+        let documents = conversations.map { ($0, ConversationDocument.encode($0, lastMessage: lastMessages[$0.id])) }
+        let sort = Self.ordering(conv.hasSort ? conv.sort : "-updatedAt")
+        let matching = documents.filter { filter.matches($0.1) }.sorted { sort($0.1, $1.1) }
+        let skip = max(Int(conv.skip), 0)
+        let limit = conv.hasLimit ? min(max(Int(conv.limit), 0), Self.maxQueryLimit) : Self.defaultQueryLimit
+        let page = matching.dropFirst(skip).prefix(limit).map { conversation, document in
+            compact ? ConversationDocument.encode(conversation, lastMessage: lastMessages[conversation.id], compact: true) : document
+        }
+
+        var reply = Replies.reply(to: request, op: .results)
+        reply.convMessage.results.data = JSONValue.array(page).jsonString
+        return reply
+    }
+
+    /// The conversations a query can match, read by id or member when the query names them.
+    private func candidates(for whereDocument: JSONValue, cids: [String]) async throws -> [Conversation] {
+        let ids = cids + Self.values(of: whereDocument["objectId"])
+        if !ids.isEmpty { return try await context.store.conversations(ids: ids) }
+        let members = Self.values(of: whereDocument["m"])
+        if !members.isEmpty { return try await context.store.conversations(withAnyMember: members) }
+        return try await context.store.recentConversations(limit: Self.scanLimit)
+    }
+
+    /// The strings a condition pins a field to: `"x"`, `{"$eq": "x"}`, `{"$in": [...]}`, `{"$all": [...]}`.
+    private static func values(of condition: JSONValue?) -> [String] {
+        guard let condition else { return [] }
+        if let value = condition.stringValue { return [value] }
+        for op in ["$eq", "$in", "$all"] {
+            if let value = condition[op]?.stringValue { return [value] }
+            if let values = condition[op]?.arrayValue { return values.compactMap(\.stringValue) }
+        }
+        return []
+    }
+
+    /// A comparator for a LeanCloud sort string: comma-separated keys, `-` for descending.
+    private static func ordering(_ sort: String) -> (JSONValue, JSONValue) -> Bool {
+        let keys = sort.split(separator: ",").map { key -> (String, Bool) in
+            let trimmed = key.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("-") ? (String(trimmed.dropFirst()), false) : (trimmed, true)
+        }
+        return { lhs, rhs in
+            for (key, ascending) in keys {
+                let a = lhs[key].map(DocumentFilter.comparable) ?? .null
+                let b = rhs[key].map(DocumentFilter.comparable) ?? .null
+                // Missing values sort last either way.
+                switch (a, b) {
+                case (.null, .null): continue
+                case (.null, _): return false
+                case (_, .null): return true
+                default:
+                    guard let order = DocumentFilter.order(a, b), order != 0 else { continue }
+                    return ascending ? order < 0 : order > 0
+                }
+            }
+            return false
+        }
+    }
+
+    // MARK: helpers
+
+    private func existingConversation(_ id: String) async throws -> Conversation {
+        guard !id.isEmpty, let conversation = try await context.store.conversation(id: id),
+              !conversation.isExpired(at: ServerClock.wallMilliseconds())
+        else {
+            throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
+        }
+        return conversation
+    }
+
+    private static func attributes(_ conv: ConvCommand) throws -> [String: JSONValue] {
+        guard conv.hasAttr, !conv.attr.data.isEmpty else { return [:] }
+        guard let value = try? JSONValue(parsing: conv.attr.data), let object = value.objectValue else {
+            throw CommandError(.conversationAPIFailed, detail: "attr must be a JSON object")
+        }
+        return object
+    }
+
+    /// Sets a possibly dotted key (`attr.color`) inside nested objects.
+    private static func set(_ key: String, to value: JSONValue?, in object: inout [String: JSONValue]) {
+        var path = key.split(separator: ".").map(String.init)
+        if path.first == "attr", path.count > 1 { path.removeFirst() }
+        guard let head = path.first else { return }
+        if path.count == 1 {
+            object[head] = value
+            return
+        }
+        var nested = object[head]?.objectValue ?? [:]
+        set(path.dropFirst().joined(separator: "."), to: value, in: &nested)
+        object[head] = .object(nested)
+    }
+
+    private static func uniqued(_ ids: [String]) -> [String] {
+        var seen = Set<String>()
+        return ids.filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
+    private func verifyStartSignature(_ conv: ConvCommand, clientID: String, members: [String]) throws {
+        try verifyFreshness(conv)
+        let expected = context.signature.startConversation(clientID: clientID, members: members, timestamp: conv.t, nonce: conv.n)
+        guard Signature.matches(expected, conv.s) else {
+            throw CommandError(.conversationSignatureFailed, detail: "signature mismatch")
+        }
+    }
+
+    private func verifyMemberSignature(
+        _ conv: ConvCommand, clientID: String, conversationID: String, members: [String], action: Signature.MemberAction
+    ) throws {
+        try verifyFreshness(conv)
+        let expected = context.signature.changeMembers(
+            clientID: clientID, conversationID: conversationID, members: members, timestamp: conv.t, nonce: conv.n, action: action
+        )
+        guard Signature.matches(expected, conv.s) else {
+            throw CommandError(.conversationSignatureFailed, detail: "signature mismatch")
+        }
+    }
+
+    private func verifyFreshness(_ conv: ConvCommand) throws {
+        guard conv.hasS, conv.hasT, conv.hasN else {
+            throw CommandError(.conversationSignatureFailed, detail: "signature required")
+        }
+        guard abs(ServerClock.wallMilliseconds() / 1000 - conv.t) <= context.settings.signatureMaxAge else {
+            throw CommandError(.conversationSignatureFailed, detail: "signature expired")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import SwitchboardWire
+
+/// Puts messages in front of the connections that should see them.
+struct Delivery: Sendable {
+    let context: CoreContext
+
+    /// Sends `message` to every online connection of `recipients`, and to the sender's other
+    /// connections so that a message sent from one device shows on the others.
+    func deliver(_ message: Message, to recipients: [String], conversation: Conversation, except origin: UInt64?, transient: Bool) {
+        let command = Self.directCommand(for: message, conversation: conversation, offline: false, transient: transient)
+        var targets = Set(recipients)
+        targets.insert(message.from)
+        for clientID in targets {
+            // The sending session itself already has the message; other clients sharing its
+            // connection do not.
+            for connection in context.presence.connections(of: clientID) where !(clientID == message.from && connection.id == origin) {
+                var addressed = command
+                addressed.peerID = clientID
+                connection.outbox.send(addressed)
+            }
+        }
+    }
+
+    /// Sends what `clientID` has not acknowledged yet to one of its connections.
+    func sendPending(to clientID: String, on connection: Connection, sentBefore: Int64) async throws {
+        let pending = try await context.store.pendingMessages(for: clientID, sentBefore: sentBefore, limit: context.settings.deliveryBatch)
+        guard !pending.isEmpty else { return }
+        let conversations = try await context.store.conversations(ids: Array(Set(pending.map(\.conversationID))))
+        let byID = Dictionary(conversations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for message in pending {
+            guard let conversation = byID[message.conversationID] else { continue }
+            var command = Self.directCommand(for: message, conversation: conversation, offline: true, transient: false)
+            command.peerID = clientID
+            connection.outbox.send(command)
+        }
+    }
+
+    static func directCommand(for message: Message, conversation: Conversation, offline: Bool, transient: Bool) -> GenericCommand {
+        var direct = DirectCommand()
+        direct.id = message.id
+        direct.cid = message.conversationID
+        direct.fromPeerID = message.from
+        direct.timestamp = message.timestamp
+        switch message.content {
+        case .text(let text): direct.msg = text
+        case .binary(let bytes): direct.binaryMsg = .init(bytes)
+        }
+        if offline { direct.offline = true }
+        if transient { direct.transient = true }
+        if message.mentionAll { direct.mentionAll = true }
+        direct.mentionPids = message.mentionPids
+        if let patched = message.patchTimestamp { direct.patchTimestamp = patched }
+        direct.convType = Int32(conversation.kind.rawValue)
+        var command = GenericCommand()
+        command.cmd = .direct
+        command.directMessage = direct
+        return command
+    }
+}

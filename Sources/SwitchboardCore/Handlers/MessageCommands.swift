@@ -1,0 +1,61 @@
+import Foundation
+import SwitchboardWire
+
+/// `direct` (send a message) and the receiver's `ack`.
+struct MessageCommands: Sendable {
+    let context: CoreContext
+    let delivery: Delivery
+
+    func send(_ request: GenericCommand, from clientID: String, on connection: Connection) async throws -> GenericCommand {
+        let direct = request.directMessage
+        guard direct.hasCid, let conversation = try await context.store.conversation(id: direct.cid),
+              !conversation.isExpired(at: ServerClock.wallMilliseconds())
+        else {
+            throw CommandError(.invalidMessagingTarget, detail: "no such conversation")
+        }
+        guard conversation.members.contains(clientID) else {
+            throw CommandError(.invalidMessagingTarget, detail: "\(clientID) is not a member of \(conversation.id)")
+        }
+        let content: MessageContent = direct.hasBinaryMsg ? .binary(Array(direct.binaryMsg)) : .text(direct.msg)
+        guard content.byteCount <= context.settings.maxContentBytes else {
+            throw CommandError(.frameTooLong, detail: "content is \(content.byteCount) bytes, at most \(context.settings.maxContentBytes) allowed")
+        }
+        let transient = direct.transient || conversation.isTransient
+        let message = Message(
+            id: Identifiers.messageID(),
+            conversationID: conversation.id,
+            from: clientID,
+            content: content,
+            timestamp: context.clock.next(),
+            mentionAll: direct.mentionAll,
+            mentionPids: direct.mentionPids,
+            wantsReceipt: direct.r
+        )
+        let recipients = conversation.members.filter { $0 != clientID }
+        if !direct.transient {
+            // Chat rooms keep history but queue nothing: only members online now receive.
+            try await context.store.append(message, queueFor: conversation.isTransient ? [] : recipients)
+        }
+        delivery.deliver(message, to: recipients, conversation: conversation, except: connection.id, transient: transient)
+
+        var reply = Replies.reply(to: request)
+        reply.cmd = .ack
+        reply.ackMessage.uid = message.id
+        reply.ackMessage.t = message.timestamp
+        return reply
+    }
+
+    /// A receiving client confirms messages; they are no longer redelivered to it. The JS SDK
+    /// acks a conversation's time range (`cid`, `fromts`, `tots`); other SDKs name messages
+    /// (`mid`, `ids`). Acks get no reply.
+    func acknowledge(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand? {
+        let ack = request.ackMessage
+        if ack.hasCid, ack.hasFromts, ack.hasTots, ack.fromts <= ack.tots {
+            try await context.store.acknowledge(clientID: clientID, conversationID: ack.cid, timestamps: ack.fromts...ack.tots)
+        }
+        var ids = ack.ids
+        if ack.hasMid { ids.append(ack.mid) }
+        try await context.store.acknowledge(clientID: clientID, messageIDs: ids)
+        return nil
+    }
+}

@@ -1,0 +1,16 @@
+import SwitchboardWire
+
+/// Sends a server-initiated command to every connection of some clients.
+struct Notifier: Sendable {
+    let presence: Presence
+
+    func notify(_ clientIDs: some Sequence<String>, _ command: GenericCommand) {
+        for clientID in Set(clientIDs) {
+            var addressed = command
+            addressed.peerID = clientID
+            for connection in presence.connections(of: clientID) {
+                connection.outbox.send(addressed)
+            }
+        }
+    }
+}

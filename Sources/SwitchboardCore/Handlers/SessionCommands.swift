@@ -1,0 +1,79 @@
+import SwitchboardWire
+
+/// `session/open`, `session/close` and `session/refresh`.
+struct SessionCommands: Sendable {
+    static let maxClientIDLength = 64
+
+    let context: CoreContext
+    let tokens: SessionTokens
+    let delivery: Delivery
+
+    /// Sends `opened` and then what the client missed itself, so nothing overtakes the reply.
+    func open(_ request: GenericCommand, on connection: Connection) async throws {
+        guard request.appID == context.settings.appID else {
+            throw CommandError(.appNotAvailable, detail: "unknown appId \(request.appID)")
+        }
+        let clientID = request.peerID
+        guard !clientID.isEmpty, clientID.count <= Self.maxClientIDLength else {
+            throw CommandError(.invalidLogin, detail: "clientId must be 1 to \(Self.maxClientIDLength) characters")
+        }
+        let open = request.sessionMessage
+        let now = ServerClock.wallMilliseconds()
+        if context.settings.signaturesRequired {
+            try verifySignature(open, clientID: clientID, now: now)
+        }
+        let tag = open.hasTag && !open.tag.isEmpty && open.tag != "default" ? open.tag : nil
+        let session = Presence.Session(connection: connection, tag: tag, deviceID: open.hasDeviceID ? open.deviceID : nil)
+        for displaced in context.presence.open(session, for: clientID) {
+            var closed = Replies.notification(.session, op: .closed, to: clientID)
+            closed.sessionMessage.code = ErrorCode.sessionConflict.rawValue
+            closed.sessionMessage.reason = ErrorCode.sessionConflict.reason
+            closed.sessionMessage.detail = "logged in on another device with tag \(tag ?? "")"
+            displaced.outbox.send(closed)
+            context.logger.info("session displaced", metadata: ["client": "\(clientID)", "tag": "\(tag ?? "")"])
+        }
+        context.logger.info("session opened", metadata: ["client": "\(clientID)", "connection": "\(connection.id)", "tag": "\(tag ?? "")"])
+
+        var reply = Replies.reply(to: request, op: .opened)
+        reply.peerID = clientID
+        reply.sessionMessage.st = tokens.issue(for: clientID, now: now)
+        reply.sessionMessage.stTtl = SessionTokens.lifetimeSeconds
+        connection.outbox.send(reply)
+        // Everything missed while offline follows the `opened` reply.
+        try await delivery.sendPending(to: clientID, on: connection, sentBefore: .max)
+    }
+
+    func close(_ request: GenericCommand, clientID: String, on connection: Connection) -> GenericCommand {
+        context.presence.close(clientID: clientID, connectionID: connection.id)
+        context.logger.info("session closed", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
+        return Replies.reply(to: request, op: .closed)
+    }
+
+    func refresh(_ request: GenericCommand, clientID: String) -> GenericCommand {
+        var reply = Replies.reply(to: request, op: .refreshed)
+        reply.sessionMessage.st = tokens.issue(for: clientID, now: ServerClock.wallMilliseconds())
+        reply.sessionMessage.stTtl = SessionTokens.lifetimeSeconds
+        return reply
+    }
+
+    /// `session/query`: which of the given clients are online.
+    func onlineStatus(_ request: GenericCommand) -> GenericCommand {
+        var reply = Replies.reply(to: request, op: .queryResult)
+        reply.sessionMessage.onlineSessionPeerIds = request.sessionMessage.sessionPeerIds.filter(context.presence.isOnline)
+        return reply
+    }
+
+    private func verifySignature(_ open: SessionCommand, clientID: String, now: Int64) throws {
+        if open.hasSt, tokens.isValid(open.st, for: clientID, now: now) { return }
+        guard open.hasS, open.hasT, open.hasN else {
+            throw CommandError(.signatureFailed, detail: "signature required")
+        }
+        guard abs(now / 1000 - open.t) <= context.settings.signatureMaxAge else {
+            throw CommandError(.signatureFailed, detail: "signature expired")
+        }
+        let expected = context.signature.login(clientID: clientID, timestamp: open.t, nonce: open.n)
+        guard Signature.matches(expected, open.s) else {
+            throw CommandError(.signatureFailed, detail: "signature mismatch")
+        }
+    }
+}

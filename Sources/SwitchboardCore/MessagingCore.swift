@@ -1,0 +1,137 @@
+import Logging
+import SwitchboardWire
+
+/// The messaging core: takes decoded commands from a connection and carries them out.
+/// The gateway feeds it; it knows nothing of sockets or frames.
+public final class MessagingCore: Sendable {
+    public let presence = Presence()
+    private let context: CoreContext
+    private let sessions: SessionCommands
+    private let conversations: ConversationCommands
+    private let messages: MessageCommands
+    private let history: HistoryCommands
+    private let delivery: Delivery
+
+    public init(settings: CoreSettings, store: any MessageStore, logger: Logger) {
+        let context = CoreContext(settings: settings, store: store, presence: presence, clock: ServerClock(), logger: logger)
+        let delivery = Delivery(context: context)
+        self.context = context
+        self.delivery = delivery
+        sessions = SessionCommands(context: context, tokens: SessionTokens(), delivery: delivery)
+        conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence))
+        messages = MessageCommands(context: context, delivery: delivery)
+        history = HistoryCommands(context: context)
+    }
+
+    /// Brings in-memory state in line with the store; call once before serving.
+    public func prepare() async throws {
+        if let latest = try await context.store.latestMessageTimestamp() {
+            context.clock.advance(past: latest)
+        }
+    }
+
+    /// Carries out one command and sends its reply, or the error reply LeanCloud's SDKs
+    /// expect, to the connection. Never throws: a failed command fails alone.
+    public func handle(_ request: GenericCommand, on connection: Connection) async {
+        do {
+            if let reply = try await route(request, on: connection) {
+                connection.outbox.send(reply)
+            }
+        } catch let failure as CommandError {
+            context.logger.debug("command refused", metadata: [
+                "cmd": "\(request.cmd)", "op": "\(request.op)", "code": "\(failure.code.rawValue)", "detail": "\(failure.detail ?? "")",
+            ])
+            connection.outbox.send(Self.errorReply(failure, to: request))
+        } catch {
+            context.logger.error("command failed", metadata: ["cmd": "\(request.cmd)", "op": "\(request.op)", "error": "\(error)"])
+            connection.outbox.send(Self.errorReply(CommandError(.internalError), to: request))
+        }
+    }
+
+    /// A socket closed: its sessions end.
+    public func connectionClosed(_ connection: Connection) {
+        for clientID in presence.closeAll(connectionID: connection.id) {
+            context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
+        }
+    }
+
+    /// Sends again what online clients received but have not acknowledged for a while.
+    public func redeliverUnacknowledged() async {
+        let cutoff = ServerClock.wallMilliseconds() - context.settings.redeliveryInterval * 1000
+        for clientID in presence.onlineClientIDs {
+            for connection in presence.connections(of: clientID) {
+                do {
+                    try await delivery.sendPending(to: clientID, on: connection, sentBefore: cutoff)
+                } catch {
+                    context.logger.error("redelivery failed", metadata: ["client": "\(clientID)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    private func route(_ request: GenericCommand, on connection: Connection) async throws -> GenericCommand? {
+        switch (request.cmd, request.op) {
+        case (.echo, _):
+            return Replies.reply(to: request)
+        case (.session, .open):
+            try await sessions.open(request, on: connection)
+            return nil
+        default:
+            break
+        }
+        let clientID = try actingClient(request, on: connection)
+        switch (request.cmd, request.op) {
+        case (.session, .close): return sessions.close(request, clientID: clientID, on: connection)
+        case (.session, .refresh): return sessions.refresh(request, clientID: clientID)
+        case (.session, .query): return sessions.onlineStatus(request)
+        case (.conv, .start): return try await conversations.start(request, from: clientID)
+        case (.conv, .add): return try await conversations.add(request, from: clientID)
+        case (.conv, .remove): return try await conversations.remove(request, from: clientID)
+        case (.conv, .update): return try await conversations.update(request, from: clientID)
+        case (.conv, .mute): return try await conversations.setMuted(true, request, from: clientID)
+        case (.conv, .unmute): return try await conversations.setMuted(false, request, from: clientID)
+        case (.conv, .query): return try await conversations.query(request, from: clientID)
+        case (.conv, .count): return try await conversations.count(request)
+        case (.direct, _): return try await messages.send(request, from: clientID, on: connection)
+        case (.ack, _): return try await messages.acknowledge(request, from: clientID)
+        case (.logs, _): return try await history.query(request, from: clientID)
+        case (.read, _):
+            // Read positions and read receipts are not kept yet; the SDKs send `read`
+            // without expecting a reply, so it is accepted and has no effect.
+            return nil
+        default:
+            throw CommandError(.unparseableRawMessage, detail: "unsupported command \(request.cmd)/\(request.op)")
+        }
+    }
+
+    /// The client a command acts for: its `peerId`, which must have a session on this
+    /// connection; a connection with a single session may leave `peerId` out.
+    private func actingClient(_ request: GenericCommand, on connection: Connection) throws -> String {
+        if request.hasPeerID, !request.peerID.isEmpty {
+            guard presence.hasSession(clientID: request.peerID, connectionID: connection.id) else {
+                throw CommandError(.sessionRequired, detail: "no open session for \(request.peerID)")
+            }
+            return request.peerID
+        }
+        let clients = presence.clients(on: connection.id)
+        guard clients.count == 1, let only = clients.first else {
+            throw CommandError(.sessionRequired, detail: "open a session first")
+        }
+        return only
+    }
+
+    private static func errorReply(_ failure: CommandError, to request: GenericCommand) -> GenericCommand {
+        switch (request.cmd, request.op) {
+        case (.direct, _):
+            return Replies.failedAck(failure, replyingTo: request)
+        case (.session, .open):
+            var closed = Replies.reply(to: request, op: .closed)
+            closed.sessionMessage.code = failure.code.rawValue
+            closed.sessionMessage.reason = failure.code.reason
+            if let detail = failure.detail { closed.sessionMessage.detail = detail }
+            return closed
+        default:
+            return Replies.error(failure, replyingTo: request)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// One client connection, known to the core from the moment its socket opens.
+///
+/// A connection can carry sessions of several clients at once: LeanCloud's SDKs share one
+/// socket between the `IMClient`s of an app and name the client in each command's `peerId`.
+public struct Connection: Sendable {
+    public let id: UInt64
+    public let outbox: any Outbox
+    /// The peer address, for logs and hooks (`sourceIP`).
+    public let remoteAddress: String
+
+    public init(id: UInt64, outbox: any Outbox, remoteAddress: String) {
+        self.id = id
+        self.outbox = outbox
+        self.remoteAddress = remoteAddress
+    }
+}

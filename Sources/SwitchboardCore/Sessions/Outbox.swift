@@ -1,0 +1,9 @@
+import SwitchboardWire
+
+/// Where the core writes to one client connection. The gateway implements it over a
+/// WebSocket; writes never block the caller.
+public protocol Outbox: Sendable {
+    func send(_ command: GenericCommand)
+    /// Sends nothing more and closes the connection once what was queued is written.
+    func close()
+}

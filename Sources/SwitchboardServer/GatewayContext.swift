@@ -1,0 +1,17 @@
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// The request context of the HTTP and WebSocket router: Hummingbird's basics plus the
+/// peer address, which logs and hooks report as `sourceIP`.
+public struct GatewayContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let webSocket: WebSocketHandlerReference<Self>
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        remoteAddress = source.channel.remoteAddress
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SwitchboardCore
+import Yams
+
+/// The server's configuration: the YAML file in `config/`, then command-line overrides.
+/// Every key is optional in the file; what is missing keeps the default shown here.
+public struct ServerConfig: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    public var port = 3000
+    public var appID = "switchboard-dev"
+    public var appKey = "switchboard-dev-key"
+    public var masterKey = "switchboard-dev-master-key"
+    public var signaturesRequired = false
+    public var signatureMaxAgeSeconds: Int64 = 3600
+    public var dataDirectory = "./data"
+    public var hooksDirectory = "./hooks"
+    public var maxContentBytes = 5120
+    /// Frames larger than this close the connection (WebSocket close code 1009).
+    public var maxFrameBytes = 65_536
+    /// A connection that sends nothing (not even `echo`) for this long is closed.
+    public var idleTimeoutSeconds = 300
+    /// A connection that has not opened a session within this time is closed (4108).
+    public var loginTimeoutSeconds = 30
+    public var redeliverySeconds: Int64 = 30
+    public var maxHistoryLimit = 1000
+    public var maxMembers = 500
+    public var temporaryConversationTTLSeconds: Int32 = 86_400
+    public var logLevel = "info"
+
+    public init() {}
+
+    public var databasePath: String {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("switchboard.sqlite").path
+    }
+
+    public var coreSettings: CoreSettings {
+        CoreSettings(
+            appID: appID,
+            masterKey: masterKey,
+            signaturesRequired: signaturesRequired,
+            signatureMaxAge: signatureMaxAgeSeconds,
+            maxContentBytes: maxContentBytes,
+            maxHistoryLimit: maxHistoryLimit,
+            redeliveryInterval: redeliverySeconds,
+            temporaryConversationTTL: temporaryConversationTTLSeconds,
+            maxMembers: maxMembers
+        )
+    }
+
+    /// Reads a config file; keys it leaves out keep their defaults.
+    public static func load(path: String) throws -> ServerConfig {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let file = try YAMLDecoder().decode(ConfigFile.self, from: text)
+        return file.applied(to: ServerConfig())
+    }
+}
+
+/// The file's layout, sections as operators read them.
+struct ConfigFile: Decodable {
+    struct Server: Decodable { var host: String?; var port: Int?; var logLevel: String? }
+    struct App: Decodable {
+        var id: String?
+        var key: String?
+        var masterKey: String?
+        var signatures: Bool?
+        var signatureMaxAgeSeconds: Int64?
+    }
+    struct Storage: Decodable { var dataDir: String? }
+    struct Hooks: Decodable { var dir: String? }
+    struct Limits: Decodable {
+        var maxContentBytes: Int?
+        var maxFrameBytes: Int?
+        var idleTimeoutSeconds: Int?
+        var loginTimeoutSeconds: Int?
+        var redeliverySeconds: Int64?
+        var maxHistoryLimit: Int?
+        var maxMembers: Int?
+        var temporaryConversationTTLSeconds: Int32?
+    }
+
+    var server: Server?
+    var app: App?
+    var storage: Storage?
+    var hooks: Hooks?
+    var limits: Limits?
+
+    func applied(to base: ServerConfig) -> ServerConfig {
+        var config = base
+        config.host = server?.host ?? config.host
+        config.port = server?.port ?? config.port
+        config.logLevel = server?.logLevel ?? config.logLevel
+        config.appID = app?.id ?? config.appID
+        config.appKey = app?.key ?? config.appKey
+        config.masterKey = app?.masterKey ?? config.masterKey
+        config.signaturesRequired = app?.signatures ?? config.signaturesRequired
+        config.signatureMaxAgeSeconds = app?.signatureMaxAgeSeconds ?? config.signatureMaxAgeSeconds
+        config.dataDirectory = storage?.dataDir ?? config.dataDirectory
+        config.hooksDirectory = hooks?.dir ?? config.hooksDirectory
+        config.maxContentBytes = limits?.maxContentBytes ?? config.maxContentBytes
+        config.maxFrameBytes = limits?.maxFrameBytes ?? config.maxFrameBytes
+        config.idleTimeoutSeconds = limits?.idleTimeoutSeconds ?? config.idleTimeoutSeconds
+        config.loginTimeoutSeconds = limits?.loginTimeoutSeconds ?? config.loginTimeoutSeconds
+        config.redeliverySeconds = limits?.redeliverySeconds ?? config.redeliverySeconds
+        config.maxHistoryLimit = limits?.maxHistoryLimit ?? config.maxHistoryLimit
+        config.maxMembers = limits?.maxMembers ?? config.maxMembers
+        config.temporaryConversationTTLSeconds = limits?.temporaryConversationTTLSeconds ?? config.temporaryConversationTTLSeconds
+        return config
+    }
+}

@@ -1,0 +1,73 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ServiceLifecycle
+import SwitchboardCore
+import SwitchboardStore
+import UnixSignals
+
+/// A whole Switchboard server built from a config: store, core, WebSocket gateway and the
+/// services around them. `switchboard serve` runs one; a custom server executable can too.
+public struct SwitchboardApplication: Sendable {
+    public let config: ServerConfig
+    public let logger: Logger
+    let core: MessagingCore
+    let gateway: WebSocketGateway
+
+    public init(config: ServerConfig, logger: Logger) throws {
+        self.config = config
+        self.logger = logger
+        let store = try SQLiteStore(path: config.databasePath)
+        core = MessagingCore(settings: config.coreSettings, store: store, logger: logger)
+        gateway = WebSocketGateway(
+            core: core,
+            limits: .init(
+                maxFrameBytes: config.maxFrameBytes,
+                idleTimeout: .seconds(config.idleTimeoutSeconds),
+                loginTimeout: .seconds(config.loginTimeoutSeconds)
+            ),
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGINT or SIGTERM, then says `goaway` to clients and stops gracefully.
+    public func run() async throws {
+        let group = try await serviceGroup(signals: [.sigint, .sigterm]) { port in
+            logger.notice("switchboard listening", metadata: ["host": "\(config.host)", "port": "\(port)"])
+        }
+        try await group.run()
+    }
+
+    /// The server's services, ready to run. `onListening` receives the bound port (useful
+    /// with port 0). Shut it down with the group's `triggerGracefulShutdown()`.
+    public func serviceGroup(
+        signals: [UnixSignal] = [], onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> ServiceGroup {
+        try await core.prepare()
+        let router = Router(context: GatewayContext.self)
+        router.get("/health") { _, _ in "ok" }
+        gateway.addRoutes(to: router)
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router,
+                configuration: .init(ws: .init(maxFrameSize: config.maxFrameBytes, autoPing: .disabled))
+            ),
+            configuration: .init(address: .hostname(config.host, port: config.port), serverName: "switchboard"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        return ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: app),
+                    .init(service: RedeliveryService(core: core, interval: .seconds(config.redeliverySeconds))),
+                    .init(service: GoodbyeService(gateway: gateway)),
+                ],
+                gracefulShutdownSignals: signals,
+                logger: logger
+            )
+        )
+    }
+}

@@ -1,0 +1,35 @@
+import SwitchboardCore
+import SwitchboardWire
+
+/// The core's `Outbox` for one WebSocket: commands queue here and the connection's writer
+/// task sends them in order.
+///
+/// The queue is bounded. A client that stops reading fills it, and is then disconnected
+/// rather than let memory grow: what it missed is still queued in the store and is
+/// delivered again when it reconnects.
+final class WebSocketOutbox: Outbox {
+    enum Item: Sendable {
+        case command(GenericCommand)
+        case close
+    }
+
+    static let capacity = 4096
+
+    let items: AsyncStream<Item>
+    private let continuation: AsyncStream<Item>.Continuation
+
+    init() {
+        (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(Self.capacity))
+    }
+
+    func send(_ command: GenericCommand) {
+        if case .dropped = continuation.yield(.command(command)) {
+            continuation.finish()
+        }
+    }
+
+    func close() {
+        continuation.yield(.close)
+        continuation.finish()
+    }
+}

@@ -1,0 +1,53 @@
+import GRDB
+
+/// The schema, as migrations in code. Append new migrations; never edit a shipped one.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: conversations, members, messages, inbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE conversation (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind INTEGER NOT NULL,
+                    name TEXT,
+                    creator TEXT NOT NULL,
+                    attributes TEXT NOT NULL DEFAULT '{}',
+                    unique_key TEXT UNIQUE,
+                    muted_by TEXT NOT NULL DEFAULT '[]',
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    last_message_at INTEGER,
+                    expires_at INTEGER
+                );
+                CREATE TABLE conversation_member (
+                    conversation_id TEXT NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
+                    client_id TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (conversation_id, client_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX conversation_member_by_client ON conversation_member(client_id);
+                CREATE TABLE message (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    conversation_id TEXT NOT NULL,
+                    sender TEXT NOT NULL,
+                    text TEXT,
+                    bytes BLOB,
+                    lctype INTEGER NOT NULL DEFAULT 0,
+                    timestamp INTEGER NOT NULL,
+                    mention_all INTEGER NOT NULL DEFAULT 0,
+                    mention_pids TEXT NOT NULL DEFAULT '[]',
+                    patch_timestamp INTEGER,
+                    wants_receipt INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX message_by_conversation_time ON message(conversation_id, timestamp);
+                CREATE TABLE inbox (
+                    client_id TEXT NOT NULL,
+                    message_seq INTEGER NOT NULL REFERENCES message(seq) ON DELETE CASCADE,
+                    PRIMARY KEY (client_id, message_seq)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

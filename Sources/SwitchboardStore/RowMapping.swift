@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import SwitchboardCore
+
+/// Conversions between table rows and domain values, in one place.
+enum RowMapping {
+    static func conversation(_ row: Row, members: [String]) -> Conversation {
+        Conversation(
+            id: row["id"],
+            kind: Conversation.Kind(rawValue: row["kind"]) ?? .normal,
+            name: row["name"],
+            creator: row["creator"],
+            members: members,
+            attributes: (try? JSONValue(parsing: row["attributes"]))?.objectValue ?? [:],
+            uniqueKey: row["unique_key"],
+            mutedBy: stringArray(row["muted_by"]),
+            createdAt: row["created_at"],
+            updatedAt: row["updated_at"],
+            lastMessageAt: row["last_message_at"],
+            expiresAt: row["expires_at"]
+        )
+    }
+
+    static func message(_ row: Row) -> Message {
+        let content: MessageContent
+        if let bytes: Data = row["bytes"] {
+            content = .binary(Array(bytes))
+        } else {
+            content = .text(row["text"] ?? "")
+        }
+        return Message(
+            id: row["id"],
+            conversationID: row["conversation_id"],
+            from: row["sender"],
+            content: content,
+            timestamp: row["timestamp"],
+            mentionAll: row["mention_all"],
+            mentionPids: stringArray(row["mention_pids"]),
+            patchTimestamp: row["patch_timestamp"],
+            wantsReceipt: row["wants_receipt"]
+        )
+    }
+
+    static func json(_ strings: [String]) -> String {
+        JSONValue.array(strings.map(JSONValue.string)).jsonString
+    }
+
+    static func json(_ object: [String: JSONValue]) -> String {
+        JSONValue.object(object).jsonString
+    }
+
+    private static func stringArray(_ text: String?) -> [String] {
+        guard let text, let value = try? JSONValue(parsing: text), let array = value.arrayValue else { return [] }
+        return array.compactMap(\.stringValue)
+    }
+}

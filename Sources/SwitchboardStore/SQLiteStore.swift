@@ -1,0 +1,250 @@
+import Foundation
+import GRDB
+import SwitchboardCore
+
+/// `MessageStore` over one SQLite file in WAL mode: one writer, concurrent readers.
+public final class SQLiteStore: MessageStore {
+    private let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    public init(path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // WAL makes a commit durable at the next checkpoint with NORMAL; a power cut can
+            // lose the last transactions but never corrupts the file. Acknowledged messages
+            // survive a crash of the process, which is what the ack promises.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Migrations.migrator.migrate(pool)
+    }
+
+    // MARK: Conversations
+
+    public func createConversation(_ conversation: Conversation) async throws {
+        try await pool.write { db in
+            try Self.insert(conversation, db)
+        }
+    }
+
+    public func saveConversation(_ conversation: Conversation) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM conversation_member WHERE conversation_id = ?", arguments: [conversation.id])
+            try db.execute(sql: "DELETE FROM conversation WHERE id = ?", arguments: [conversation.id])
+            try Self.insert(conversation, db)
+        }
+    }
+
+    public func conversation(id: String) async throws -> Conversation? {
+        try await conversations(ids: [id]).first
+    }
+
+    public func conversation(uniqueKey: String) async throws -> Conversation? {
+        try await pool.read { db in
+            try Self.conversations(db, sql: "SELECT * FROM conversation WHERE unique_key = ?", arguments: [uniqueKey]).first
+        }
+    }
+
+    public func conversations(ids: [String]) async throws -> [Conversation] {
+        guard !ids.isEmpty else { return [] }
+        return try await pool.read { db in
+            try Self.conversations(db, sql: "SELECT * FROM conversation WHERE id IN \(Self.placeholders(ids.count))", arguments: StatementArguments(ids))
+        }
+    }
+
+    public func conversations(withAnyMember members: [String]) async throws -> [Conversation] {
+        guard !members.isEmpty else { return [] }
+        return try await pool.read { db in
+            try Self.conversations(
+                db,
+                sql: """
+                    SELECT * FROM conversation WHERE id IN (
+                        SELECT conversation_id FROM conversation_member WHERE client_id IN \(Self.placeholders(members.count)))
+                    """,
+                arguments: StatementArguments(members)
+            )
+        }
+    }
+
+    public func recentConversations(limit: Int) async throws -> [Conversation] {
+        try await pool.read { db in
+            try Self.conversations(db, sql: "SELECT * FROM conversation ORDER BY updated_at DESC LIMIT ?", arguments: [limit])
+        }
+    }
+
+    // MARK: Messages
+
+    public func append(_ message: Message, queueFor recipients: [String]) async throws {
+        try await pool.write { db in
+            var text: String?
+            var bytes: Data?
+            switch message.content {
+            case .text(let value): text = value
+            case .binary(let value): bytes = Data(value)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids, patch_timestamp, wants_receipt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    message.id, message.conversationID, message.from, text, bytes, message.content.typedMessageType,
+                    message.timestamp, message.mentionAll, RowMapping.json(message.mentionPids), message.patchTimestamp,
+                    message.wantsReceipt,
+                ]
+            )
+            let seq = db.lastInsertedRowID
+            for recipient in Set(recipients) {
+                try db.execute(sql: "INSERT OR IGNORE INTO inbox (client_id, message_seq) VALUES (?, ?)", arguments: [recipient, seq])
+            }
+            try db.execute(
+                sql: "UPDATE conversation SET last_message_at = ? WHERE id = ?",
+                arguments: [message.timestamp, message.conversationID]
+            )
+        }
+    }
+
+    public func message(id: String) async throws -> Message? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM message WHERE id = ?", arguments: [id]).map(RowMapping.message)
+        }
+    }
+
+    public func history(_ query: HistoryQuery) async throws -> [Message] {
+        var conditions = ["conversation_id = ?"]
+        var arguments: StatementArguments = [query.conversationID]
+        if let type = query.messageType {
+            conditions.append("lctype = ?")
+            _ = arguments.append(contentsOf: [type])
+        }
+        let startOperator = query.direction == .older ? "<" : ">"
+        let endOperator = query.direction == .older ? ">" : "<"
+        if let start = query.start {
+            conditions.append("timestamp \(startOperator)\(start.included ? "=" : "") ?")
+            _ = arguments.append(contentsOf: [start.timestamp])
+        }
+        if let end = query.end {
+            conditions.append("timestamp \(endOperator)\(end.included ? "=" : "") ?")
+            _ = arguments.append(contentsOf: [end.timestamp])
+        }
+        _ = arguments.append(contentsOf: [query.limit])
+        let order = query.direction == .older ? "DESC" : "ASC"
+        let finalArguments = arguments
+        let sql = "SELECT * FROM message WHERE \(conditions.joined(separator: " AND ")) ORDER BY timestamp \(order), seq \(order) LIMIT ?"
+        let page = try await pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: finalArguments).map(RowMapping.message)
+        }
+        // SDKs expect every page oldest first, whichever way it was read.
+        return query.direction == .older ? page.reversed() : page
+    }
+
+    public func pendingMessages(for clientID: String, sentBefore: Int64, limit: Int) async throws -> [Message] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT message.* FROM inbox JOIN message ON message.seq = inbox.message_seq
+                    WHERE inbox.client_id = ? AND message.timestamp < ?
+                    ORDER BY inbox.message_seq LIMIT ?
+                    """,
+                arguments: [clientID, sentBefore, limit]
+            ).map(RowMapping.message)
+        }
+    }
+
+    public func acknowledge(clientID: String, messageIDs: [String]) async throws {
+        guard !messageIDs.isEmpty else { return }
+        var arguments: StatementArguments = [clientID]
+        _ = arguments.append(contentsOf: StatementArguments(messageIDs))
+        try await pool.write { [arguments] db in
+            try db.execute(
+                sql: """
+                    DELETE FROM inbox WHERE client_id = ?
+                    AND message_seq IN (SELECT seq FROM message WHERE id IN \(Self.placeholders(messageIDs.count)))
+                    """,
+                arguments: arguments
+            )
+        }
+    }
+
+    public func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM inbox WHERE client_id = ?
+                    AND message_seq IN (SELECT seq FROM message WHERE conversation_id = ? AND timestamp BETWEEN ? AND ?)
+                    """,
+                arguments: [clientID, conversationID, range.lowerBound, range.upperBound]
+            )
+        }
+    }
+
+    public func lastMessages(conversationIDs: [String]) async throws -> [String: Message] {
+        guard !conversationIDs.isEmpty else { return [:] }
+        let messages = try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT message.* FROM message JOIN (
+                        SELECT conversation_id, MAX(timestamp) AS newest FROM message
+                        WHERE conversation_id IN \(Self.placeholders(conversationIDs.count)) GROUP BY conversation_id
+                    ) AS latest ON latest.conversation_id = message.conversation_id AND latest.newest = message.timestamp
+                    """,
+                arguments: StatementArguments(conversationIDs)
+            ).map(RowMapping.message)
+        }
+        return Dictionary(messages.map { ($0.conversationID, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func latestMessageTimestamp() async throws -> Int64? {
+        try await pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(timestamp) FROM message")
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func insert(_ conversation: Conversation, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO conversation (id, kind, name, creator, attributes, unique_key, muted_by, created_at, updated_at, last_message_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                conversation.id, conversation.kind.rawValue, conversation.name, conversation.creator,
+                RowMapping.json(conversation.attributes), conversation.uniqueKey, RowMapping.json(conversation.mutedBy),
+                conversation.createdAt, conversation.updatedAt, conversation.lastMessageAt, conversation.expiresAt,
+            ]
+        )
+        for (position, member) in conversation.members.enumerated() {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO conversation_member (conversation_id, client_id, position) VALUES (?, ?, ?)",
+                arguments: [conversation.id, member, position]
+            )
+        }
+    }
+
+    private static func conversations(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Conversation] {
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        guard !rows.isEmpty else { return [] }
+        let ids: [String] = rows.map { $0["id"] }
+        var members: [String: [String]] = [:]
+        let memberRows = try Row.fetchAll(
+            db,
+            sql: "SELECT conversation_id, client_id FROM conversation_member WHERE conversation_id IN \(placeholders(ids.count)) ORDER BY position",
+            arguments: StatementArguments(ids)
+        )
+        for row in memberRows {
+            members[row["conversation_id"], default: []].append(row["client_id"])
+        }
+        return rows.map { RowMapping.conversation($0, members: members[$0["id"]] ?? []) }
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        "(" + Array(repeating: "?", count: count).joined(separator: ",") + ")"
+    }
+}
