@@ -64,8 +64,12 @@ let package = Package(
             name: "SwitchboardTests",
             dependencies: [
                 "SwitchboardServer",
+                "SwitchboardCore",
+                "SwitchboardStore",
                 "SwitchboardWire",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

@@ -7,10 +7,12 @@ struct RedeliveryService: Service {
     let interval: Duration
 
     func run() async throws {
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
-            await core.redeliverUnacknowledged()
+        // Sleeping ends with an error once shutdown begins; that is how the loop stops.
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: interval)
+                await core.redeliverUnacknowledged()
+            }
         }
     }
 }

@@ -1,0 +1,130 @@
+import Foundation
+import SwitchboardCore
+import SwitchboardWire
+import Testing
+
+@Suite struct SessionTests {
+    @Test func loginAnswersOpenedWithTokenAndPeer() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let reply = try await client.request(.open("alice", appID: server.config.appID))
+        #expect(reply.cmd == .session && reply.op == .opened)
+        #expect(reply.peerID == "alice")
+        #expect(!reply.sessionMessage.st.isEmpty)
+        #expect(reply.sessionMessage.stTtl > 0)
+        try await server.stop()
+    }
+
+    @Test func wrongAppIsRefusedWith4100() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let reply = try await client.request(.open("alice", appID: "someone-else"))
+        #expect(reply.op == .closed)
+        #expect(reply.sessionMessage.code == 4100)
+        #expect(reply.sessionMessage.reason == "APP_NOT_AVAILABLE")
+        try await server.stop()
+    }
+
+    @Test func clientIDOver64CharactersIsRefusedWith4103() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let tooLong = try await client.request(.open(String(repeating: "a", count: 65), appID: server.config.appID))
+        #expect(tooLong.sessionMessage.code == 4103)
+        let longest = try await client.request(.open(String(repeating: "a", count: 64), appID: server.config.appID))
+        #expect(longest.op == .opened)
+        try await server.stop()
+    }
+
+    @Test func signaturesAreCheckedWhenRequired() async throws {
+        let server = try await TestServer.start { $0.signaturesRequired = true }
+        let client = try await server.connect()
+        let now = Int64(Date().timeIntervalSince1970)
+        let unsigned = try await client.request(.open("alice", appID: server.config.appID))
+        #expect(unsigned.sessionMessage.code == 4102)
+        let forged = try await client.request(.open("alice", appID: server.config.appID, signature: (now, "n1", "0000")))
+        #expect(forged.sessionMessage.code == 4102)
+        let signer = Signature(appID: server.config.appID, masterKey: server.config.masterKey)
+        let stale = try await client.request(.open(
+            "alice", appID: server.config.appID, signature: (now - 7200, "n1", signer.login(clientID: "alice", timestamp: now - 7200, nonce: "n1"))
+        ))
+        #expect(stale.sessionMessage.code == 4102)
+        let good = try await client.request(.open(
+            "alice", appID: server.config.appID, signature: (now, "n1", signer.login(clientID: "alice", timestamp: now, nonce: "n1"))
+        ))
+        #expect(good.op == .opened)
+        try await server.stop()
+    }
+
+    @Test func commandsBeforeLoginNeedASession() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let reply = try await client.request(.startConversation(members: ["bob"]))
+        #expect(reply.isError)
+        #expect(reply.errorMessage.code == 4105)
+        try await server.stop()
+    }
+
+    @Test func sameTagOnAnotherDeviceClosesTheFirstWith4111() async throws {
+        let server = try await TestServer.start()
+        let phone = try await server.login("alice", tag: "mobile")
+        let tablet = try await server.login("alice", tag: "mobile")
+        let closed = try await phone.next { $0.cmd == .session && $0.op == .closed }
+        #expect(closed.sessionMessage.code == 4111)
+        #expect(closed.peerID == "alice")
+        // The displaced session can no longer act for alice; the new one can.
+        let refused = try await phone.request(.startConversation(members: ["bob"]))
+        #expect(refused.errorMessage.code == 4105)
+        _ = try await tablet.startConversation(members: ["bob"])
+        try await server.stop()
+    }
+
+    @Test func withoutTagsEveryDeviceStaysLoggedIn() async throws {
+        let server = try await TestServer.start()
+        let first = try await server.login("alice")
+        let second = try await server.login("alice")
+        let kicked = try await first.collect(for: .milliseconds(300)) { $0.cmd == .session && $0.op == .closed }
+        #expect(kicked.isEmpty)
+        _ = try await first.startConversation(members: ["bob"])
+        _ = try await second.startConversation(members: ["carol"])
+        try await server.stop()
+    }
+
+    @Test func sessionCloseEndsTheSession() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.login("alice")
+        var close = GenericCommand()
+        close.cmd = .session
+        close.op = .close
+        let reply = try await client.request(close)
+        #expect(reply.op == .closed)
+        #expect(!reply.sessionMessage.hasCode)
+        let after = try await client.request(.startConversation(members: ["bob"]))
+        #expect(after.errorMessage.code == 4105)
+        try await server.stop()
+    }
+
+    @Test func echoIsAnswered() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.login("alice")
+        let reply = try await client.request(.echo)
+        #expect(reply.cmd == .echo)
+        try await server.stop()
+    }
+
+    @Test func shutdownSaysGoawayAndCloses() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.login("alice")
+        try await server.stop()
+        _ = try await client.next { $0.cmd == .goaway }
+        try await client.waitUntilClosed()
+    }
+
+    @Test func silentConnectionIsClosedAfterTheLoginTimeout() async throws {
+        let server = try await TestServer.start { $0.loginTimeoutSeconds = 1 }
+        let client = try await server.connect()
+        let notice = try await client.next(timeout: .seconds(5)) { $0.isError }
+        #expect(notice.errorMessage.code == 4108)
+        try await client.waitUntilClosed()
+        try await server.stop()
+    }
+}

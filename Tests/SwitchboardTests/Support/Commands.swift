@@ -1,0 +1,134 @@
+import Foundation
+import SwitchboardWire
+
+/// Builders for the commands an SDK sends, with the fields LeanCloud's SDKs fill.
+extension GenericCommand {
+    static func open(_ clientID: String, appID: String, tag: String? = nil, signature: (t: Int64, n: String, s: String)? = nil) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .session
+        command.op = .open
+        command.appID = appID
+        command.peerID = clientID
+        command.sessionMessage.ua = "switchboard-tests/1"
+        if let tag { command.sessionMessage.tag = tag }
+        if let signature {
+            command.sessionMessage.t = signature.t
+            command.sessionMessage.n = signature.n
+            command.sessionMessage.s = signature.s
+        }
+        return command
+    }
+
+    static func startConversation(
+        members: [String], name: String? = nil, attributes: [String: String] = [:], unique: Bool = false,
+        transient: Bool = false, temporary: Bool = false, ttl: Int32? = nil
+    ) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .conv
+        command.op = .start
+        command.convMessage.m = members
+        var attr = attributes
+        if let name { attr["name"] = name }
+        command.convMessage.attr.data = String(decoding: try! JSONSerialization.data(withJSONObject: attr, options: [.sortedKeys]), as: UTF8.self)
+        if unique { command.convMessage.unique = true }
+        if transient { command.convMessage.transient = true }
+        if temporary { command.convMessage.tempConv = true }
+        if let ttl { command.convMessage.tempConvTtl = ttl }
+        return command
+    }
+
+    static func conversation(_ op: OpType, cid: String, members: [String] = []) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .conv
+        command.op = op
+        command.convMessage.cid = cid
+        command.convMessage.m = members
+        return command
+    }
+
+    static func update(cid: String, attributes json: String) -> GenericCommand {
+        var command = conversation(.update, cid: cid)
+        command.convMessage.attr.data = json
+        return command
+    }
+
+    static func query(where json: String, sort: String? = nil, limit: Int32? = nil, skip: Int32? = nil) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .conv
+        command.op = .query
+        command.convMessage.where.data = json
+        if let sort { command.convMessage.sort = sort }
+        if let limit { command.convMessage.limit = limit }
+        if let skip { command.convMessage.skip = skip }
+        return command
+    }
+
+    static func text(_ text: String, cid: String, transient: Bool = false) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .direct
+        command.directMessage.cid = cid
+        command.directMessage.msg = text
+        if transient { command.directMessage.transient = true }
+        return command
+    }
+
+    static func typedText(_ text: String, cid: String) -> GenericCommand {
+        .text(#"{"_lctext":"\#(text)","_lctype":-1}"#, cid: cid)
+    }
+
+    /// The JS SDK's receipt: a time range of one conversation, no serial.
+    static func ack(cid: String, from: Int64, to: Int64) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .ack
+        command.ackMessage.cid = cid
+        command.ackMessage.fromts = from
+        command.ackMessage.tots = to
+        return command
+    }
+
+    static func logs(cid: String, limit: Int32? = nil, t: Int64? = nil, tt: Int64? = nil, direction: LogsCommand.QueryDirection? = nil, lctype: Int32? = nil) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .logs
+        command.logsMessage.cid = cid
+        if let limit { command.logsMessage.l = limit }
+        if let t { command.logsMessage.t = t }
+        if let tt { command.logsMessage.tt = tt }
+        if let direction { command.logsMessage.direction = direction }
+        if let lctype { command.logsMessage.lctype = lctype }
+        return command
+    }
+
+    static var echo: GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .echo
+        return command
+    }
+
+    var isError: Bool { cmd == .error }
+}
+
+extension TestClient {
+    /// Starts a conversation and returns its id.
+    func startConversation(members: [String], name: String? = nil, unique: Bool = false) async throws -> String {
+        let reply = try await request(.startConversation(members: members, name: name, unique: unique))
+        guard reply.cmd == .conv, reply.op == .started, reply.convMessage.hasCid else {
+            throw TestClient.Timeout(description: "conv/start failed: \(reply)")
+        }
+        return reply.convMessage.cid
+    }
+
+    /// Sends a text message and returns the server's ack.
+    @discardableResult
+    func sendText(_ text: String, cid: String) async throws -> AckCommand {
+        let reply = try await request(.text(text, cid: cid))
+        guard reply.cmd == .ack, !reply.ackMessage.hasCode else {
+            throw TestClient.Timeout(description: "send failed: \(reply)")
+        }
+        return reply.ackMessage
+    }
+
+    /// The next message delivered to this connection.
+    func nextMessage(timeout: Duration = .seconds(5)) async throws -> DirectCommand {
+        try await next(timeout: timeout, "direct message") { $0.cmd == .direct }.directMessage
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import Synchronization
+import SwitchboardWire
+import Testing
+
+/// A client that speaks LeanCloud's protocol over a real WebSocket, as an SDK does.
+/// Received commands collect in an inbox that tests take from by predicate.
+final class TestClient: Sendable {
+    struct Timeout: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private struct State {
+        var inbox: [GenericCommand] = []
+        var closed = false
+        var nextSerial: Int32 = 1
+    }
+
+    let codec: FrameCodec
+    private let outgoing: AsyncStream<Frame>.Continuation
+    private let state = Mutex(State())
+
+    private init(codec: FrameCodec, outgoing: AsyncStream<Frame>.Continuation) {
+        self.codec = codec
+        self.outgoing = outgoing
+    }
+
+    /// Connects and returns once the WebSocket is open.
+    static func connect(port: Int, subprotocol: Subprotocol = .protobuf3) async throws -> TestClient {
+        let (frames, outgoing) = AsyncStream.makeStream(of: Frame.self)
+        let client = TestClient(codec: FrameCodec(subprotocol: subprotocol), outgoing: outgoing)
+        let opened = AsyncStream.makeStream(of: Result<Void, any Error>.self)
+        var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
+        configuration.additionalHeaders[.secWebSocketProtocol] = subprotocol.rawValue
+        Task {
+            do {
+                try await WebSocketClient.connect(
+                    url: "ws://127.0.0.1:\(port)/", configuration: configuration, logger: Logger(label: "test-client")
+                ) { inbound, outbound, _ in
+                    opened.continuation.yield(.success(()))
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await frame in frames {
+                                switch frame {
+                                case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                                case .text(let text): try await outbound.write(.text(text))
+                                }
+                            }
+                            try await outbound.close(.normalClosure, reason: nil)
+                        }
+                        for try await message in inbound.messages(maxSize: 1 << 20) {
+                            let frame: Frame = switch message {
+                            case .binary(let buffer): .binary(Array(buffer.readableBytesView))
+                            case .text(let text): .text(text)
+                            }
+                            if let command = try? client.codec.decode(frame) {
+                                client.state.withLock { $0.inbox.append(command) }
+                            }
+                        }
+                        group.cancelAll()
+                    }
+                }
+            } catch {
+                opened.continuation.yield(.failure(error))
+            }
+            client.state.withLock { $0.closed = true }
+            opened.continuation.finish()
+        }
+        for await result in opened.stream {
+            try result.get()
+            return client
+        }
+        throw Timeout(description: "connection closed before it opened")
+    }
+
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Sends a command as is.
+    func send(_ command: GenericCommand) {
+        outgoing.yield(codec.encode(command))
+    }
+
+    /// Sends raw frame bytes, for malformed input.
+    func sendRaw(_ frame: Frame) {
+        outgoing.yield(frame)
+    }
+
+    /// Sends `command` with a fresh serial `i` and waits for the reply carrying it.
+    @discardableResult
+    func request(_ command: GenericCommand, timeout: Duration = .seconds(5)) async throws -> GenericCommand {
+        var numbered = command
+        numbered.i = state.withLock { state in
+            defer { state.nextSerial += 1 }
+            return state.nextSerial
+        }
+        send(numbered)
+        let serial = numbered.i
+        return try await next(timeout: timeout, "reply to \(command.cmd)/\(command.op) i=\(serial)") { $0.hasI && $0.i == serial }
+    }
+
+    /// Takes the first received command that matches, waiting for it if needed.
+    func next(
+        timeout: Duration = .seconds(5), _ what: String = "command", where matches: @Sendable (GenericCommand) -> Bool
+    ) async throws -> GenericCommand {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let found = state.withLock { state -> GenericCommand? in
+                guard let index = state.inbox.firstIndex(where: matches) else { return nil }
+                return state.inbox.remove(at: index)
+            }
+            if let found { return found }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw Timeout(description: "no \(what) within \(timeout)")
+    }
+
+    /// Waits `period` and returns every received command that matches, removing them.
+    func collect(for period: Duration, where matches: @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand] {
+        try await Task.sleep(for: period)
+        return state.withLock { state in
+            let taken = state.inbox.filter(matches)
+            state.inbox.removeAll(where: matches)
+            return taken
+        }
+    }
+
+    /// Waits until the server closes the connection.
+    func waitUntilClosed(timeout: Duration = .seconds(5)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !isClosed {
+            guard ContinuousClock.now < deadline else { throw Timeout(description: "connection still open after \(timeout)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    func close() {
+        outgoing.finish()
+    }
+
+    deinit {
+        outgoing.finish()
+    }
+}

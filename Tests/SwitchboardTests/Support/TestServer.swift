@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import SwitchboardServer
+import SwitchboardWire
+
+/// A real server on a free loopback port with its own SQLite file, for one test.
+final class TestServer: Sendable {
+    let port: Int
+    let config: ServerConfig
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+
+    /// Starts a server; `configure` adjusts the config (data directory and port are set already).
+    static func start(dataDirectory: String? = nil, _ configure: (inout ServerConfig) -> Void = { _ in }) async throws -> TestServer {
+        var config = ServerConfig()
+        config.port = 0
+        config.dataDirectory = dataDirectory ?? Self.temporaryDirectory()
+        configure(&config)
+        var logger = Logger(label: "switchboard-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        let application = try SwitchboardApplication(config: config, logger: logger)
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let group = try await application.serviceGroup { port in portContinuation.yield(port) }
+        let running = Task { try await group.run() }
+        for await port in ports {
+            return TestServer(port: port, config: config, group: group, running: running)
+        }
+        throw TestClient.Timeout(description: "server did not start")
+    }
+
+    private init(port: Int, config: ServerConfig, group: ServiceGroup, running: Task<Void, any Error>) {
+        self.port = port
+        self.config = config
+        self.group = group
+        self.running = running
+    }
+
+    static func temporaryDirectory() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-test-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func connect(_ subprotocol: Subprotocol = .protobuf3) async throws -> TestClient {
+        try await TestClient.connect(port: port, subprotocol: subprotocol)
+    }
+
+    /// Opens a connection and logs `clientID` in on it.
+    func login(_ clientID: String, tag: String? = nil) async throws -> TestClient {
+        let client = try await connect()
+        let reply = try await client.request(.open(clientID, appID: config.appID, tag: tag))
+        guard reply.cmd == .session, reply.op == .opened else {
+            throw TestClient.Timeout(description: "login of \(clientID) failed: \(reply)")
+        }
+        return client
+    }
+
+    /// Stops gracefully, as SIGTERM would.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+}
+

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the system packages Switchboard builds against, when they are missing.
+# Debian/Ubuntu; runs apt-get as root or through sudo.
+set -euo pipefail
+
+packages=(libsqlite3-dev pkg-config)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "Installing system packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
