@@ -1,0 +1,200 @@
+import Foundation
+import SwitchboardCore
+import SwitchboardWire
+import Testing
+
+@Suite struct ConversationTests {
+    @Test func startTellsTheOtherMembersTheyJoined() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let reply = try await alice.request(.startConversation(members: ["bob"], name: "lunch", attributes: ["color": "blue"]))
+        #expect(reply.op == .started)
+        #expect(!reply.convMessage.cdate.isEmpty)
+        let joined = try await bob.next { $0.cmd == .conv && $0.op == .joined }
+        #expect(joined.convMessage.cid == reply.convMessage.cid)
+        #expect(joined.convMessage.initBy == "alice")
+        #expect(joined.peerID == "bob")
+
+        let found = try await conversations(bob, where: #"{"objectId":"\#(reply.convMessage.cid)"}"#)
+        #expect(found.count == 1)
+        #expect(found.first?["name"] as? String == "lunch")
+        #expect(found.first?["color"] as? String == "blue")
+        #expect(found.first?["c"] as? String == "alice")
+        #expect(Set(found.first?["m"] as? [String] ?? []) == ["alice", "bob"])
+        try await server.stop()
+    }
+
+    @Test func uniqueReturnsTheExistingConversationForTheSameMembers() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let first = try await alice.startConversation(members: ["bob"], unique: true)
+        let again = try await bob.startConversation(members: ["alice"], unique: true)
+        #expect(first == again)
+        let notUnique = try await alice.startConversation(members: ["bob"], unique: false)
+        #expect(notUnique != first)
+        let other = try await alice.startConversation(members: ["bob", "carol"], unique: true)
+        #expect(other != first)
+        try await server.stop()
+    }
+
+    @Test func addAndRemoveMembersNotifyEveryone() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let carol = try await server.login("carol")
+        let cid = try await alice.startConversation(members: ["bob"])
+        _ = try await bob.next { $0.op == .joined }
+
+        let added = try await alice.request(.conversation(.add, cid: cid, members: ["carol"]))
+        #expect(added.op == .added)
+        #expect(added.convMessage.allowedPids == ["carol"])
+        let carolJoined = try await carol.next { $0.op == .joined }
+        #expect(carolJoined.convMessage.cid == cid && carolJoined.convMessage.initBy == "alice")
+        let bobSaw = try await bob.next { $0.op == .membersJoined }
+        #expect(bobSaw.convMessage.m == ["carol"])
+
+        let removed = try await alice.request(.conversation(.remove, cid: cid, members: ["bob"]))
+        #expect(removed.op == .removed)
+        #expect(removed.convMessage.allowedPids == ["bob"])
+        let bobLeft = try await bob.next { $0.op == .left }
+        #expect(bobLeft.convMessage.initBy == "alice")
+        let carolSaw = try await carol.next { $0.op == .membersLeft }
+        #expect(carolSaw.convMessage.m == ["bob"])
+
+        // bob is out: he can no longer send there.
+        let refused = try await bob.request(.text("hi", cid: cid))
+        #expect(refused.ackMessage.code == 4401)
+        try await server.stop()
+    }
+
+    @Test func outsidersCannotAddOthersButCanJoin() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let mallory = try await server.login("mallory")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let refused = try await mallory.request(.conversation(.add, cid: cid, members: ["eve"]))
+        #expect(refused.errorMessage.code == 4317)
+        let joined = try await mallory.request(.conversation(.add, cid: cid, members: ["mallory"]))
+        #expect(joined.op == .added)
+        let missing = try await mallory.request(.conversation(.add, cid: "000000000000000000000000", members: ["mallory"]))
+        #expect(missing.errorMessage.code == 4303)
+        try await server.stop()
+    }
+
+    @Test func updateChangesNameAndAttributesAndTellsOthers() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob"], name: "old")
+        let reply = try await alice.request(.update(cid: cid, attributes: #"{"name":"new","attr.color":"red","level":3}"#))
+        #expect(reply.op == .updated)
+        #expect(!reply.convMessage.udate.isEmpty)
+        let notice = try await bob.next { $0.cmd == .conv && $0.op == .updated }
+        #expect(notice.convMessage.initBy == "alice")
+        #expect(notice.convMessage.attr.data.contains("new"))
+
+        let found = try #require(try await conversations(bob, where: #"{"objectId":"\#(cid)"}"#).first)
+        #expect(found["name"] as? String == "new")
+        #expect(found["color"] as? String == "red")
+        #expect(found["level"] as? Int == 3)
+
+        let reserved = try await alice.request(.update(cid: cid, attributes: #"{"m":["x"]}"#))
+        #expect(reserved.errorMessage.code == 4306)
+        try await server.stop()
+    }
+
+    @Test func muteAndUnmuteShowInMutedMembers() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        #expect(try await alice.request(.conversation(.mute, cid: cid)).op == .updated)
+        var found = try #require(try await conversations(alice, where: #"{"objectId":"\#(cid)"}"#).first)
+        #expect(found["mu"] as? [String] == ["alice"])
+        _ = try await alice.request(.conversation(.unmute, cid: cid))
+        found = try #require(try await conversations(alice, where: #"{"objectId":"\#(cid)"}"#).first)
+        #expect(found["mu"] as? [String] == [])
+        try await server.stop()
+    }
+
+    @Test func queryByMembersWithSortLimitAndSkip() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let one = try await alice.startConversation(members: ["bob"], name: "a")
+        let two = try await alice.startConversation(members: ["bob", "carol"], name: "b")
+        _ = try await alice.startConversation(members: ["carol"], name: "c")
+
+        let withBob = try await conversations(alice, where: #"{"m":{"$all":["alice","bob"]}}"#, sort: "name")
+        #expect(withBob.map { $0["objectId"] as? String } == [one, two])
+        let exactlyTwo = try await conversations(alice, where: #"{"m":{"$size":2,"$all":["alice","bob"]}}"#)
+        #expect(exactlyTwo.map { $0["objectId"] as? String } == [one])
+        let byName = try await conversations(alice, where: #"{"name":{"$in":["b","c"]}}"#, sort: "-name")
+        #expect(byName.map { $0["name"] as? String } == ["c", "b"])
+        let page = try await conversations(alice, where: #"{"m":"alice"}"#, sort: "name", limit: 1, skip: 1)
+        #expect(page.map { $0["name"] as? String } == ["b"])
+
+        let bad = try await alice.request(.query(where: #"{"$where":"sleep(1)"}"#))
+        #expect(bad.errorMessage.code == 4301)
+        try await server.stop()
+    }
+
+    @Test func queryShowsTheLastMessage() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        try await alice.sendText("first", cid: cid)
+        let ack = try await alice.sendText("second", cid: cid)
+        let found = try #require(try await conversations(alice, where: #"{"objectId":"\#(cid)"}"#).first)
+        #expect(found["msg"] as? String == "second")
+        #expect(found["msg_from"] as? String == "alice")
+        #expect(found["msg_mid"] as? String == ack.uid)
+        #expect((found["msg_timestamp"] as? NSNumber)?.int64Value == ack.t)
+        try await server.stop()
+    }
+
+    @Test func chatRoomsAreJoinedAndOnlyOnlineMembersReceive() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let room = try await alice.request(.startConversation(members: [], name: "lobby", transient: true))
+        let cid = room.convMessage.cid
+        #expect(try await bob.request(.conversation(.add, cid: cid, members: ["bob"])).op == .added)
+        let rooms = try await conversations(bob, where: #"{"tr":true}"#)
+        #expect(rooms.map { $0["objectId"] as? String } == [cid])
+
+        try await alice.sendText("hello room", cid: cid)
+        #expect(try await bob.nextMessage().msg == "hello room")
+        // bob goes offline and misses what is said meanwhile: rooms keep nothing for him.
+        bob.close()
+        try await bob.waitUntilClosed()
+        try await alice.sendText("while you were out", cid: cid)
+        let back = try await server.login("bob")
+        let missed = try await back.collect(for: .milliseconds(300)) { $0.cmd == .direct }
+        #expect(missed.isEmpty)
+        try await server.stop()
+    }
+
+    @Test func temporaryConversationsExpire() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let reply = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 1))
+        #expect(reply.convMessage.cid.hasPrefix("_tmp:"))
+        #expect(reply.convMessage.tempConvTtl == 1)
+        try await alice.sendText("quick", cid: reply.convMessage.cid)
+        try await Task.sleep(for: .milliseconds(1100))
+        let late = try await alice.request(.text("too late", cid: reply.convMessage.cid))
+        #expect(late.ackMessage.code == 4401)
+        try await server.stop()
+    }
+
+    /// Runs a conv/query and returns the result objects.
+    private func conversations(
+        _ client: TestClient, where json: String, sort: String? = nil, limit: Int32? = nil, skip: Int32? = nil
+    ) async throws -> [[String: Any]] {
+        let reply = try await client.request(.query(where: json, sort: sort, limit: limit, skip: skip))
+        #expect(reply.op == .results, "\(reply)")
+        let data = Data(reply.convMessage.results.data.utf8)
+        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+    }
+}

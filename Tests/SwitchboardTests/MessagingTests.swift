@@ -1,0 +1,184 @@
+import Foundation
+import SwitchboardWire
+import Testing
+
+@Suite struct MessagingTests {
+    @Test func sentMessageIsAckedAndDelivered() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let ack = try await alice.sendText(#"{"_lctext":"hi bob","_lctype":-1}"#, cid: cid)
+        #expect(ack.uid.count == 22)
+        #expect(ack.t > 0)
+        let received = try await bob.nextMessage()
+        #expect(received.id == ack.uid)
+        #expect(received.cid == cid)
+        #expect(received.fromPeerID == "alice")
+        #expect(received.timestamp == ack.t)
+        #expect(received.msg == #"{"_lctext":"hi bob","_lctype":-1}"#)
+        #expect(!received.offline)
+        try await server.stop()
+    }
+
+    @Test func timestampsIncreaseStrictly() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        var last: Int64 = 0
+        for index in 0..<20 {
+            let ack = try await alice.sendText("m\(index)", cid: cid)
+            #expect(ack.t > last)
+            last = ack.t
+        }
+        try await server.stop()
+    }
+
+    @Test func binaryMessagesTravelAsBytes() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob"])
+        var command = GenericCommand.text("", cid: cid)
+        command.directMessage.clearMsg()
+        command.directMessage.binaryMsg = Data([0, 1, 2, 255])
+        let reply = try await alice.request(command)
+        #expect(!reply.ackMessage.hasCode)
+        #expect(try await bob.nextMessage().binaryMsg == Data([0, 1, 2, 255]))
+        try await server.stop()
+    }
+
+    @Test func everyDeviceOfARecipientAndTheSendersOtherDevicesReceive() async throws {
+        let server = try await TestServer.start()
+        let alicePhone = try await server.login("alice")
+        let aliceLaptop = try await server.login("alice")
+        let bobPhone = try await server.login("bob")
+        let bobLaptop = try await server.login("bob")
+        let cid = try await alicePhone.startConversation(members: ["bob"])
+        let ack = try await alicePhone.sendText("to all of you", cid: cid)
+        #expect(try await bobPhone.nextMessage().id == ack.uid)
+        #expect(try await bobLaptop.nextMessage().id == ack.uid)
+        #expect(try await aliceLaptop.nextMessage().id == ack.uid)
+        let echoed = try await alicePhone.collect(for: .milliseconds(200)) { $0.cmd == .direct }
+        #expect(echoed.isEmpty)
+        try await server.stop()
+    }
+
+    @Test func clientsSharingOneConnectionEachReceive() async throws {
+        // LeanCloud's JS SDK multiplexes its IMClients over one socket, naming each in peerId.
+        let server = try await TestServer.start()
+        let socket = try await server.connect()
+        _ = try await socket.request(.open("alice", appID: server.config.appID))
+        _ = try await socket.request(.open("bob", appID: server.config.appID))
+        var start = GenericCommand.startConversation(members: ["bob"])
+        start.peerID = "alice"
+        let cid = try await socket.request(start).convMessage.cid
+        var send = GenericCommand.text("same socket", cid: cid)
+        send.peerID = "alice"
+        _ = try await socket.request(send)
+        let delivered = try await socket.next { $0.cmd == .direct }
+        #expect(delivered.peerID == "bob")
+        #expect(delivered.directMessage.msg == "same socket")
+        // Without peerId a socket with two sessions cannot tell who acts.
+        let ambiguous = try await socket.request(.text("who?", cid: cid))
+        #expect(ambiguous.ackMessage.code == 4105)
+        try await server.stop()
+    }
+
+    @Test func contentOver5KBIsRefusedWith4109() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let reply = try await alice.request(.text(String(repeating: "x", count: 5121), cid: cid))
+        #expect(reply.cmd == .ack)
+        #expect(reply.ackMessage.code == 4109)
+        #expect(reply.ackMessage.reason == "FRAME_TOO_LONG")
+        try await alice.sendText(String(repeating: "x", count: 5120), cid: cid)
+        try await server.stop()
+    }
+
+    @Test func nonMembersAndUnknownConversationsGet4401() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let mallory = try await server.login("mallory")
+        let cid = try await alice.startConversation(members: ["bob"])
+        #expect(try await mallory.request(.text("let me in", cid: cid)).ackMessage.code == 4401)
+        #expect(try await alice.request(.text("void", cid: "nope")).ackMessage.code == 4401)
+        try await server.stop()
+    }
+
+    @Test func offlineMembersReceiveWhatTheyMissedAtLogin() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let first = try await alice.sendText("one", cid: cid)
+        let second = try await alice.sendText("two", cid: cid)
+        let bob = try await server.login("bob")
+        let missed = [try await bob.nextMessage(), try await bob.nextMessage()]
+        #expect(missed.map(\.id) == [first.uid, second.uid])
+        #expect(missed.allSatisfy { $0.offline })
+        try await server.stop()
+    }
+
+    @Test func unacknowledgedMessagesComeAgainUntilAcked() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("are you there", cid: cid)
+
+        // bob receives but never acks: the next login brings it again.
+        var bob = try await server.login("bob")
+        #expect(try await bob.nextMessage().id == sent.uid)
+        bob.close()
+        try await bob.waitUntilClosed()
+        bob = try await server.login("bob")
+        let again = try await bob.nextMessage()
+        #expect(again.id == sent.uid)
+
+        // Acked the way the JS SDK does (a time range): it stops.
+        bob.send(.ack(cid: cid, from: again.timestamp, to: again.timestamp))
+        try await Task.sleep(for: .milliseconds(200))
+        bob.close()
+        try await bob.waitUntilClosed()
+        bob = try await server.login("bob")
+        let more = try await bob.collect(for: .milliseconds(300)) { $0.cmd == .direct }
+        #expect(more.isEmpty)
+        try await server.stop()
+    }
+
+    @Test func onlineClientsGetUnackedMessagesAgainAfterTheInterval() async throws {
+        let server = try await TestServer.start { $0.redeliverySeconds = 1 }
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("ping", cid: cid)
+        #expect(try await bob.nextMessage().id == sent.uid)
+        let redelivered = try await bob.nextMessage(timeout: .seconds(4))
+        #expect(redelivered.id == sent.uid)
+        var ack = GenericCommand()
+        ack.cmd = .ack
+        ack.ackMessage.mid = sent.uid
+        bob.send(ack)
+        _ = try await bob.collect(for: .milliseconds(1500)) { $0.cmd == .direct }
+        let after = try await bob.collect(for: .milliseconds(1500)) { $0.cmd == .direct }
+        #expect(after.isEmpty)
+        try await server.stop()
+    }
+
+    @Test func transientMessagesAreAckedDeliveredOnlineAndNotKept() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob", "carol"])
+        let reply = try await alice.request(.text("typing…", cid: cid, transient: true))
+        #expect(reply.cmd == .ack && !reply.ackMessage.hasCode)
+        let received = try await bob.nextMessage()
+        #expect(received.transient)
+        let carol = try await server.login("carol")
+        let missed = try await carol.collect(for: .milliseconds(300)) { $0.cmd == .direct }
+        #expect(missed.isEmpty)
+        let history = try await alice.request(.logs(cid: cid))
+        #expect(history.logsMessage.logs.isEmpty)
+        try await server.stop()
+    }
+}
