@@ -12,7 +12,8 @@ public struct CoreSettings: Sendable {
     public var maxHistoryLimit: Int
     /// How long a delivered message may stay unacknowledged before it is sent again (seconds).
     public var redeliveryInterval: Int64
-    /// Most messages sent to a client in one go at login or redelivery.
+    /// Most messages sent to a client in one go at login or redelivery; the rest follow at
+    /// the next redelivery round.
     public var deliveryBatch: Int
     /// Default and longest life of a temporary conversation (seconds).
     public var temporaryConversationTTL: Int32
@@ -28,7 +29,7 @@ public struct CoreSettings: Sendable {
         maxContentBytes: Int = 5120,
         maxHistoryLimit: Int = 1000,
         redeliveryInterval: Int64 = 30,
-        deliveryBatch: Int = 200,
+        deliveryBatch: Int = 500,
         temporaryConversationTTL: Int32 = 86_400,
         maxTemporaryConversationTTL: Int32 = 30 * 86_400,
         maxMembers: Int = 500

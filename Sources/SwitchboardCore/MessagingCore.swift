@@ -59,12 +59,10 @@ public final class MessagingCore: Sendable {
     public func redeliverUnacknowledged() async {
         let cutoff = ServerClock.wallMilliseconds() - context.settings.redeliveryInterval * 1000
         for clientID in presence.onlineClientIDs {
-            for connection in presence.connections(of: clientID) {
-                do {
-                    try await delivery.sendPending(to: clientID, on: connection, sentBefore: cutoff)
-                } catch {
-                    context.logger.error("redelivery failed", metadata: ["client": "\(clientID)", "error": "\(error)"])
-                }
+            do {
+                try await delivery.sendPending(to: clientID, on: presence.connections(of: clientID), lastDeliveredBefore: cutoff)
+            } catch {
+                context.logger.error("redelivery failed", metadata: ["client": "\(clientID)", "error": "\(error)"])
             }
         }
     }

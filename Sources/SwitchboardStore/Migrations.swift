@@ -44,6 +44,7 @@ enum Migrations {
                 CREATE TABLE inbox (
                     client_id TEXT NOT NULL,
                     message_seq INTEGER NOT NULL REFERENCES message(seq) ON DELETE CASCADE,
+                    delivered_at INTEGER NOT NULL,
                     PRIMARY KEY (client_id, message_seq)
                 ) WITHOUT ROWID;
                 """)

@@ -99,7 +99,10 @@ public final class SQLiteStore: MessageStore {
             )
             let seq = db.lastInsertedRowID
             for recipient in Set(recipients) {
-                try db.execute(sql: "INSERT OR IGNORE INTO inbox (client_id, message_seq) VALUES (?, ?)", arguments: [recipient, seq])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO inbox (client_id, message_seq, delivered_at) VALUES (?, ?, ?)",
+                    arguments: [recipient, seq, message.timestamp]
+                )
             }
             try db.execute(
                 sql: "UPDATE conversation SET last_message_at = ? WHERE id = ?",
@@ -142,17 +145,27 @@ public final class SQLiteStore: MessageStore {
         return query.direction == .older ? page.reversed() : page
     }
 
-    public func pendingMessages(for clientID: String, sentBefore: Int64, limit: Int) async throws -> [Message] {
-        try await pool.read { db in
-            try Row.fetchAll(
+    public func messagesToDeliver(to clientID: String, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message] {
+        try await pool.write { db in
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT message.* FROM inbox JOIN message ON message.seq = inbox.message_seq
-                    WHERE inbox.client_id = ? AND message.timestamp < ?
+                    WHERE inbox.client_id = ? AND inbox.delivered_at < ?
                     ORDER BY inbox.message_seq LIMIT ?
                     """,
-                arguments: [clientID, sentBefore, limit]
-            ).map(RowMapping.message)
+                arguments: [clientID, cutoff, limit]
+            )
+            let seqs: [Int64] = rows.map { $0["seq"] }
+            if !seqs.isEmpty {
+                var arguments: StatementArguments = [now, clientID]
+                _ = arguments.append(contentsOf: StatementArguments(seqs))
+                try db.execute(
+                    sql: "UPDATE inbox SET delivered_at = ? WHERE client_id = ? AND message_seq IN \(Self.placeholders(seqs.count))",
+                    arguments: arguments
+                )
+            }
+            return rows.map(RowMapping.message)
         }
     }
 

@@ -165,6 +165,34 @@ import Testing
         try await server.stop()
     }
 
+    @Test func messagesDeliveredAtLoginAreNotRedeliveredRightAway() async throws {
+        // Redelivery counts from the last delivery, not from when the message was sent.
+        let server = try await TestServer.start { $0.redeliverySeconds = 1 }
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("sent while bob was away", cid: cid)
+        try await Task.sleep(for: .milliseconds(1200))
+        let bob = try await server.login("bob")
+        #expect(try await bob.nextMessage().id == sent.uid)
+        let duplicates = try await bob.collect(for: .milliseconds(950)) { $0.cmd == .direct }
+        #expect(duplicates.isEmpty)
+        try await server.stop()
+    }
+
+    @Test func redeliveryReachesEveryDeviceOfTheClient() async throws {
+        let server = try await TestServer.start { $0.redeliverySeconds = 1 }
+        let alice = try await server.login("alice")
+        let phone = try await server.login("bob")
+        let laptop = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("twice", cid: cid)
+        #expect(try await phone.nextMessage().id == sent.uid)
+        #expect(try await laptop.nextMessage().id == sent.uid)
+        #expect(try await phone.nextMessage(timeout: .seconds(4)).id == sent.uid)
+        #expect(try await laptop.nextMessage(timeout: .seconds(4)).id == sent.uid)
+        try await server.stop()
+    }
+
     @Test func transientMessagesAreAckedDeliveredOnlineAndNotKept() async throws {
         let server = try await TestServer.start()
         let alice = try await server.login("alice")

@@ -18,8 +18,9 @@ public protocol MessageStore: Sendable {
     func append(_ message: Message, queueFor recipients: [String]) async throws
     func message(id: String) async throws -> Message?
     func history(_ query: HistoryQuery) async throws -> [Message]
-    /// Messages queued for a client that it has not acknowledged, oldest first.
-    func pendingMessages(for clientID: String, sentBefore: Int64, limit: Int) async throws -> [Message]
+    /// Messages queued for a client, unacknowledged and last delivered before `cutoff`,
+    /// oldest first; they are marked delivered at `now`.
+    func messagesToDeliver(to clientID: String, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message]
     func acknowledge(clientID: String, messageIDs: [String]) async throws
     /// Acknowledges a conversation's messages with timestamps in `range`, as SDKs ack in batches.
     func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws

@@ -21,9 +21,12 @@ struct Delivery: Sendable {
         }
     }
 
-    /// Sends what `clientID` has not acknowledged yet to one of its connections.
-    func sendPending(to clientID: String, on connection: Connection, sentBefore: Int64) async throws {
-        let pending = try await context.store.pendingMessages(for: clientID, sentBefore: sentBefore, limit: context.settings.deliveryBatch)
+    /// Sends `connections` of `clientID` what it has not acknowledged and was last delivered
+    /// before `cutoff`: everything at login, the overdue at redelivery.
+    func sendPending(to clientID: String, on connections: [Connection], lastDeliveredBefore cutoff: Int64) async throws {
+        let pending = try await context.store.messagesToDeliver(
+            to: clientID, lastDeliveredBefore: cutoff, now: ServerClock.wallMilliseconds(), limit: context.settings.deliveryBatch
+        )
         guard !pending.isEmpty else { return }
         let conversations = try await context.store.conversations(ids: Array(Set(pending.map(\.conversationID))))
         let byID = Dictionary(conversations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -31,7 +34,9 @@ struct Delivery: Sendable {
             guard let conversation = byID[message.conversationID] else { continue }
             var command = Self.directCommand(for: message, conversation: conversation, offline: true, transient: false)
             command.peerID = clientID
-            connection.outbox.send(command)
+            for connection in connections {
+                connection.outbox.send(command)
+            }
         }
     }
 

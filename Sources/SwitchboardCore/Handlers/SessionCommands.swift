@@ -40,7 +40,7 @@ struct SessionCommands: Sendable {
         reply.sessionMessage.stTtl = SessionTokens.lifetimeSeconds
         connection.outbox.send(reply)
         // Everything missed while offline follows the `opened` reply.
-        try await delivery.sendPending(to: clientID, on: connection, sentBefore: .max)
+        try await delivery.sendPending(to: clientID, on: [connection], lastDeliveredBefore: .max)
     }
 
     func close(_ request: GenericCommand, clientID: String, on connection: Connection) -> GenericCommand {
