@@ -127,4 +127,18 @@ import Testing
         try await client.waitUntilClosed()
         try await server.stop()
     }
+
+    @Test func idleConnectionIsClosedButEchoKeepsItOpen() async throws {
+        let server = try await TestServer.start { $0.idleTimeoutSeconds = 2 }
+        let chatty = try await server.login("alice")
+        let silent = try await server.login("bob")
+        for _ in 0..<4 {
+            try await Task.sleep(for: .milliseconds(800))
+            _ = try await chatty.request(.echo)
+        }
+        #expect(try await silent.next(timeout: .seconds(3)) { $0.isError }.errorMessage.code == 4107)
+        try await silent.waitUntilClosed()
+        #expect(!chatty.isClosed)
+        try await server.stop()
+    }
 }
