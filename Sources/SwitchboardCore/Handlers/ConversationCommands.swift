@@ -93,13 +93,8 @@ struct ConversationCommands: Sendable {
 
     func add(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let conv = request.convMessage
-        var conversation = try await existingConversation(conv.cid)
-        let requested = Self.uniqued(conv.m)
-        guard !requested.isEmpty else { throw CommandError(.conversationAPIFailed, detail: "no members given") }
-        let joiningSelf = requested == [clientID]
-        guard joiningSelf || conversation.members.contains(clientID) || conversation.isTransient else {
-            throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(conversation.id)")
-        }
+        var (conversation, requested, joiningSelf) = try await membershipChange(conv, by: clientID)
+        if !joiningSelf, !conversation.isTransient { try conversation.requireMember(clientID) }
         if conversation.isTemporary, !joiningSelf {
             throw CommandError(.conversationNotAllowed, detail: "temporary conversations keep their members")
         }
@@ -123,13 +118,8 @@ struct ConversationCommands: Sendable {
 
     func remove(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let conv = request.convMessage
-        var conversation = try await existingConversation(conv.cid)
-        let requested = Self.uniqued(conv.m)
-        guard !requested.isEmpty else { throw CommandError(.conversationAPIFailed, detail: "no members given") }
-        let leavingSelf = requested == [clientID]
-        guard leavingSelf || conversation.members.contains(clientID) else {
-            throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(conversation.id)")
-        }
+        var (conversation, requested, leavingSelf) = try await membershipChange(conv, by: clientID)
+        if !leavingSelf { try conversation.requireMember(clientID) }
         if context.settings.signaturesRequired, !leavingSelf {
             try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .kick)
         }
@@ -166,9 +156,7 @@ struct ConversationCommands: Sendable {
 
     func update(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         var conversation = try await existingConversation(request.convMessage.cid)
-        guard conversation.members.contains(clientID) || conversation.isTransient else {
-            throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(conversation.id)")
-        }
+        if !conversation.isTransient { try conversation.requireMember(clientID) }
         let changes = try Self.attributes(request.convMessage)
         var modified: [String: JSONValue] = [:]
         for (key, value) in changes {
@@ -203,9 +191,7 @@ struct ConversationCommands: Sendable {
 
     func setMuted(_ muted: Bool, _ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         var conversation = try await existingConversation(request.convMessage.cid)
-        guard conversation.members.contains(clientID) else {
-            throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(conversation.id)")
-        }
+        try conversation.requireMember(clientID)
         conversation.mutedBy.removeAll { $0 == clientID }
         if muted { conversation.mutedBy.append(clientID) }
         conversation.updatedAt = ServerClock.wallMilliseconds()
@@ -311,6 +297,15 @@ struct ConversationCommands: Sendable {
             throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
         }
         return conversation
+    }
+
+    /// The conversation and de-duplicated members of an add or remove, and whether the client
+    /// acts on itself alone (join or quit), which it may do without being a member.
+    private func membershipChange(_ conv: ConvCommand, by clientID: String) async throws -> (Conversation, [String], Bool) {
+        let conversation = try await existingConversation(conv.cid)
+        let requested = Self.uniqued(conv.m)
+        guard !requested.isEmpty else { throw CommandError(.conversationAPIFailed, detail: "no members given") }
+        return (conversation, requested, requested == [clientID])
     }
 
     private static func attributes(_ conv: ConvCommand) throws -> [String: JSONValue] {
