@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "SwitchboardServer", targets: ["SwitchboardServer"]),
+        .library(name: "SwitchboardHooks", targets: ["SwitchboardHooks"]),
         .executable(name: "switchboard", targets: ["switchboard"]),
     ],
     dependencies: [
@@ -18,8 +19,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
+        .target(name: "SwitchboardJSON"),
         .target(
             name: "SwitchboardWire",
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
@@ -29,14 +32,25 @@ let package = Package(
             name: "SwitchboardCore",
             dependencies: [
                 "SwitchboardWire",
+                "SwitchboardJSON",
+                "SwitchboardHooks",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "SwitchboardHooks",
+            dependencies: [
+                "SwitchboardJSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .target(
             name: "SwitchboardStore",
             dependencies: [
                 "SwitchboardCore",
+                "SwitchboardJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -44,6 +58,7 @@ let package = Package(
             name: "SwitchboardServer",
             dependencies: [
                 "SwitchboardCore",
+                "SwitchboardHooks",
                 "SwitchboardStore",
                 "SwitchboardWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -66,6 +81,8 @@ let package = Package(
                 "SwitchboardServer",
                 "SwitchboardCore",
                 "SwitchboardStore",
+                "SwitchboardHooks",
+                "SwitchboardJSON",
                 "SwitchboardWire",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

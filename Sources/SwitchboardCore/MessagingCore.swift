@@ -1,4 +1,5 @@
 import Logging
+import SwitchboardHooks
 import SwitchboardWire
 
 /// The messaging core: takes decoded commands from a connection and carries them out.
@@ -11,15 +12,20 @@ public final class MessagingCore: Sendable {
     private let messages: MessageCommands
     private let history: HistoryCommands
     private let delivery: Delivery
+    private let clientHooks: ClientHooks
 
-    public init(settings: CoreSettings, store: any MessageStore, logger: Logger) {
+    /// - Parameters:
+    ///   - hooks: the handlers consulted at every hook point.
+    ///   - push: where push decisions for offline members go.
+    public init(settings: CoreSettings, store: any MessageStore, hooks: HookPipeline, push: any PushGateway, logger: Logger) {
         let context = CoreContext(settings: settings, store: store, presence: presence, clock: ServerClock(), logger: logger)
         let delivery = Delivery(context: context)
         self.context = context
         self.delivery = delivery
-        sessions = SessionCommands(context: context, tokens: SessionTokens(), delivery: delivery)
-        conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence))
-        messages = MessageCommands(context: context, delivery: delivery)
+        clientHooks = ClientHooks(pipeline: hooks)
+        sessions = SessionCommands(context: context, tokens: SessionTokens(), delivery: delivery, hooks: clientHooks)
+        conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence), hooks: ConversationHooks(pipeline: hooks))
+        messages = MessageCommands(context: context, delivery: delivery, hooks: MessageHooks(pipeline: hooks), push: push)
         history = HistoryCommands(context: context)
     }
 
@@ -50,8 +56,9 @@ public final class MessagingCore: Sendable {
 
     /// A socket closed: its sessions end.
     public func connectionClosed(_ connection: Connection) {
-        for clientID in presence.closeAll(connectionID: connection.id) {
+        for (clientID, session) in presence.closeAll(connectionID: connection.id) {
             context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
+            clientHooks.offline(clientID, session: session, closeCode: .connectionLost, message: "connection lost")
         }
     }
 

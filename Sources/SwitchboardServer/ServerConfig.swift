@@ -1,5 +1,6 @@
 import Foundation
 import SwitchboardCore
+import SwitchboardHooks
 import Yams
 
 /// The server's configuration: the YAML file in `config/`, then command-line overrides.
@@ -26,6 +27,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var maxMembers = 500
     public var temporaryConversationTTLSeconds: Int32 = 86_400
     public var logLevel = "info"
+    /// Budgets, failure policies and per-handler overrides of the hook pipeline.
+    public var hooks = HookSettings()
 
     public init() {}
 
@@ -51,8 +54,14 @@ public struct ServerConfig: Sendable, Equatable {
     public static func load(path: String) throws -> ServerConfig {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let file = try YAMLDecoder().decode(ConfigFile.self, from: text)
-        return file.applied(to: ServerConfig())
+        return try file.applied(to: ServerConfig())
     }
+}
+
+/// A config file that parses but says something impossible.
+public struct ConfigError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// The file's layout, sections as operators read them.
@@ -66,7 +75,25 @@ struct ConfigFile: Decodable {
         var signatureMaxAgeSeconds: Int64?
     }
     struct Storage: Decodable { var dataDir: String? }
-    struct Hooks: Decodable { var dir: String? }
+    struct Policy: Decodable {
+        var budgetMs: Int?
+        var onFailure: FailurePolicy?
+        var priority: Int?
+        var enabled: Bool?
+
+        var settings: HookSettings.Policy {
+            HookSettings.Policy(budget: budgetMs.map { .milliseconds($0) }, failurePolicy: onFailure)
+        }
+    }
+    struct Hooks: Decodable {
+        var dir: String?
+        var budgetMs: Int?
+        var onFailure: FailurePolicy?
+        /// By hook point name, e.g. `_messageReceived`.
+        var points: [String: Policy]?
+        /// By handler name.
+        var handlers: [String: Policy]?
+    }
     struct Limits: Decodable {
         var maxContentBytes: Int?
         var maxFrameBytes: Int?
@@ -84,7 +111,7 @@ struct ConfigFile: Decodable {
     var hooks: Hooks?
     var limits: Limits?
 
-    func applied(to base: ServerConfig) -> ServerConfig {
+    func applied(to base: ServerConfig) throws -> ServerConfig {
         var config = base
         config.host = server?.host ?? config.host
         config.port = server?.port ?? config.port
@@ -96,6 +123,19 @@ struct ConfigFile: Decodable {
         config.signatureMaxAgeSeconds = app?.signatureMaxAgeSeconds ?? config.signatureMaxAgeSeconds
         config.dataDirectory = storage?.dataDir ?? config.dataDirectory
         config.hooksDirectory = hooks?.dir ?? config.hooksDirectory
+        if let budget = hooks?.budgetMs { config.hooks.defaultBudget = .milliseconds(budget) }
+        config.hooks.defaultFailurePolicy = hooks?.onFailure ?? config.hooks.defaultFailurePolicy
+        for (name, policy) in hooks?.points ?? [:] {
+            guard let point = HookPoint(rawValue: name) else {
+                throw ConfigError("hooks.points: unknown hook point \(name); expected one of \(HookPoint.allCases.map(\.rawValue))")
+            }
+            config.hooks.points[point] = policy.settings
+        }
+        for (name, policy) in hooks?.handlers ?? [:] {
+            config.hooks.handlers[name] = HookSettings.HandlerOverride(
+                priority: policy.priority, policy: policy.settings, enabled: policy.enabled ?? true
+            )
+        }
         config.maxContentBytes = limits?.maxContentBytes ?? config.maxContentBytes
         config.maxFrameBytes = limits?.maxFrameBytes ?? config.maxFrameBytes
         config.idleTimeoutSeconds = limits?.idleTimeoutSeconds ?? config.idleTimeoutSeconds

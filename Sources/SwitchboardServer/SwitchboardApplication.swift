@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import SwitchboardCore
+import SwitchboardHooks
 import SwitchboardStore
 import UnixSignals
 
@@ -12,14 +13,25 @@ import UnixSignals
 public struct SwitchboardApplication: Sendable {
     public let config: ServerConfig
     public let logger: Logger
+    /// The hook handlers, in the order they run; scripts and plugins join it.
+    public let hooks: HookPipeline
     let core: MessagingCore
     let gateway: WebSocketGateway
 
-    public init(config: ServerConfig, logger: Logger) throws {
+    /// - Parameters:
+    ///   - plugins: Swift plugins to run at the hook points, with the built-in handlers.
+    ///   - push: where push decisions go; the log by default.
+    public init(config: ServerConfig, logger: Logger, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil) throws {
         self.config = config
         self.logger = logger
+        hooks = HookPipeline(settings: config.hooks, logger: logger)
+        for plugin in plugins {
+            hooks.register(PluginHandler(plugin))
+        }
         let store = try SQLiteStore(path: config.databasePath)
-        core = MessagingCore(settings: config.coreSettings, store: store, logger: logger)
+        core = MessagingCore(
+            settings: config.coreSettings, store: store, hooks: hooks, push: push ?? LogPushGateway(logger: logger), logger: logger
+        )
         gateway = WebSocketGateway(
             core: core,
             limits: .init(
@@ -47,6 +59,7 @@ public struct SwitchboardApplication: Sendable {
         try await core.prepare()
         let router = Router(context: GatewayContext.self)
         router.get("/health") { _, _ in "ok" }
+        router.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
         gateway.addRoutes(to: router)
         let app = Application(
             router: router,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SwitchboardCore
+import SwitchboardJSON
 
 /// Conversions between table rows and domain values, in one place.
 enum RowMapping {

@@ -1,3 +1,5 @@
+import SwitchboardJSON
+
 /// A conversation as stored: a one-to-one or group chat, a chat room (transient) or a
 /// temporary conversation that expires.
 public struct Conversation: Sendable, Equatable {

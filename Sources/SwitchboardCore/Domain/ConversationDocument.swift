@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardJSON
 
 /// A conversation as the JSON object LeanCloud's SDKs read from `conv/query` results, and
 /// as `conv/query` filters see it.

@@ -1,3 +1,5 @@
+import SwitchboardJSON
+
 /// Evaluates a MongoDB-style `where` document, as LeanCloud's `conv/query` sends it,
 /// against a JSON object.
 ///

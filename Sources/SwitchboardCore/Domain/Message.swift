@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardJSON
 
 /// What a message carries: text (often a JSON typed message) or raw bytes.
 public enum MessageContent: Sendable, Equatable {

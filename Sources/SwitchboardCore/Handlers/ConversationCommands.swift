@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardJSON
 import SwitchboardWire
 
 /// The `conv` commands: start, add, remove, update, mute, unmute, query.
@@ -15,6 +16,7 @@ struct ConversationCommands: Sendable {
 
     let context: CoreContext
     let notifier: Notifier
+    let hooks: ConversationHooks
 
     // MARK: start
 
@@ -45,6 +47,7 @@ struct ConversationCommands: Sendable {
         guard members.count <= context.settings.maxMembers else {
             throw CommandError(.conversationFull, detail: "at most \(context.settings.maxMembers) members")
         }
+        try await hooks.start(initBy: clientID, members: members, attr: attributes)
 
         let kind: Conversation.Kind = conv.transient ? .transient : (conv.tempConv ? .temporary : .normal)
         var expiresAt: Int64?
@@ -86,6 +89,7 @@ struct ConversationCommands: Sendable {
         joined.convMessage.cid = conversation.id
         joined.convMessage.initBy = clientID
         notifier.notify(members.filter { $0 != clientID }, joined)
+        hooks.started(conversation.id)
         return reply
     }
 
@@ -106,10 +110,12 @@ struct ConversationCommands: Sendable {
             throw CommandError(.conversationFull, detail: "at most \(context.settings.maxMembers) members")
         }
         if !added.isEmpty {
+            try await hooks.changeMembers(.add, initBy: clientID, members: added, conversationID: conversation.id)
             conversation.members += added
             conversation.updatedAt = ServerClock.wallMilliseconds()
             try await context.store.saveConversation(conversation)
             announceMembership(of: conversation, changed: added, by: clientID, joined: true)
+            hooks.membersChanged(.add, initBy: clientID, members: added, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: .added)
         reply.convMessage.allowedPids = requested
@@ -125,12 +131,17 @@ struct ConversationCommands: Sendable {
         }
         let removed = requested.filter { conversation.members.contains($0) }
         if !removed.isEmpty {
+            // A member leaving by itself is not the app's to refuse.
+            if !leavingSelf {
+                try await hooks.changeMembers(.remove, initBy: clientID, members: removed, conversationID: conversation.id)
+            }
             // Announce to the members before they go, so the removed ones hear it too.
             let before = conversation
             conversation.members.removeAll { removed.contains($0) }
             conversation.updatedAt = ServerClock.wallMilliseconds()
             try await context.store.saveConversation(conversation)
             announceMembership(of: before, changed: removed, by: clientID, joined: false)
+            hooks.membersChanged(.remove, initBy: clientID, members: removed, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: .removed)
         reply.convMessage.allowedPids = requested
@@ -157,7 +168,10 @@ struct ConversationCommands: Sendable {
     func update(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         var conversation = try await existingConversation(request.convMessage.cid)
         if !conversation.isTransient { try conversation.requireMember(clientID) }
-        let changes = try Self.attributes(request.convMessage)
+        var changes = try Self.attributes(request.convMessage)
+        if case .attributes(let replaced) = try await hooks.update(initBy: clientID, conversationID: conversation.id, change: .attributes(.object(changes))) {
+            changes = replaced.objectValue ?? [:]
+        }
         var modified: [String: JSONValue] = [:]
         for (key, value) in changes {
             let isDelete = value["__op"]?.stringValue == "Delete"
@@ -192,6 +206,10 @@ struct ConversationCommands: Sendable {
     func setMuted(_ muted: Bool, _ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         var conversation = try await existingConversation(request.convMessage.cid)
         try conversation.requireMember(clientID)
+        var muted = muted
+        if case .mute(let decided) = try await hooks.update(initBy: clientID, conversationID: conversation.id, change: .mute(muted)) {
+            muted = decided
+        }
         conversation.mutedBy.removeAll { $0 == clientID }
         if muted { conversation.mutedBy.append(clientID) }
         conversation.updatedAt = ServerClock.wallMilliseconds()

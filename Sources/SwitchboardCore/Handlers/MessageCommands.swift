@@ -5,8 +5,12 @@ import SwitchboardWire
 struct MessageCommands: Sendable {
     let context: CoreContext
     let delivery: Delivery
+    let hooks: MessageHooks
+    let push: any PushGateway
 
-    func send(_ request: GenericCommand, from clientID: String, on connection: Connection) async throws -> GenericCommand {
+    /// Validates, runs `_messageReceived`, stores, acks, delivers; then tells `_messageSent`
+    /// and decides pushes for offline members without delaying anything.
+    func send(_ request: GenericCommand, from clientID: String, on connection: Connection) async throws -> GenericCommand? {
         let direct = request.directMessage
         guard direct.hasCid, let conversation = try await context.store.conversation(id: direct.cid),
               !conversation.isExpired(at: ServerClock.wallMilliseconds())
@@ -21,7 +25,7 @@ struct MessageCommands: Sendable {
             throw CommandError(.frameTooLong, detail: "content is \(content.byteCount) bytes, at most \(context.settings.maxContentBytes) allowed")
         }
         let transient = direct.transient || conversation.isTransient
-        let message = Message(
+        let arrived = Message(
             id: Identifiers.messageID(),
             conversationID: conversation.id,
             from: clientID,
@@ -31,18 +35,59 @@ struct MessageCommands: Sendable {
             mentionPids: direct.mentionPids,
             wantsReceipt: direct.r
         )
-        let recipients = conversation.members.filter { $0 != clientID }
+        let decided = try await hooks.received(
+            arrived, recipients: conversation.members.filter { $0 != clientID }, transient: transient, sourceIP: connection.remoteAddress
+        )
+        let message = decided.message
         if !direct.transient {
             // Chat rooms keep history but queue nothing: only members online now receive.
-            try await context.store.append(message, queueFor: conversation.isTransient ? [] : recipients)
+            try await context.store.append(message, queueFor: conversation.isTransient ? [] : decided.recipients)
         }
-        delivery.deliver(message, to: recipients, conversation: conversation, except: connection.id, transient: transient)
 
         var reply = Replies.reply(to: request)
         reply.cmd = .ack
         reply.ackMessage.uid = message.id
         reply.ackMessage.t = message.timestamp
-        return reply
+        connection.outbox.send(reply)
+        if let patch = decided.patch {
+            connection.outbox.send(Self.patchNotice(for: message, code: patch.code, reason: patch.detail))
+        }
+        delivery.deliver(message, to: decided.recipients, conversation: conversation, except: connection.id, transient: transient)
+
+        let online = decided.recipients.filter(context.presence.isOnline)
+        let offline = decided.recipients.filter { !context.presence.isOnline($0) }
+        hooks.sent(message, online: online, offline: offline, transient: transient, sourceIP: connection.remoteAddress)
+        if !transient, !offline.isEmpty {
+            let pushData = direct.hasPushData ? direct.pushData : nil
+            Task { [hooks, push] in
+                if let notice = await hooks.receiversOffline(message, offline: offline, mutedBy: conversation.mutedBy, clientPushData: pushData) {
+                    await push.push(notice)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Tells the sender that the system changed its message (`patch/modified`).
+    static func patchNotice(for message: Message, code: Int32, reason: String) -> GenericCommand {
+        var item = PatchItem()
+        item.cid = message.conversationID
+        item.mid = message.id
+        item.timestamp = message.timestamp
+        item.from = message.from
+        switch message.content {
+        case .text(let text): item.data = text
+        case .binary(let bytes): item.binaryMsg = Data(bytes)
+        }
+        item.patchTimestamp = message.timestamp
+        item.patchCode = Int64(code)
+        item.patchReason = reason
+        if message.mentionAll { item.mentionAll = true }
+        item.mentionPids = message.mentionPids
+        var notice = Replies.notification(.patch, op: .modified, to: message.from)
+        notice.patchMessage.patches = [item]
+        notice.patchMessage.lastPatchTime = message.timestamp
+        return notice
     }
 
     /// A receiving client confirms messages; they are no longer redelivered to it. The JS SDK

@@ -7,6 +7,7 @@ struct SessionCommands: Sendable {
     let context: CoreContext
     let tokens: SessionTokens
     let delivery: Delivery
+    let hooks: ClientHooks
 
     /// Sends `opened` and then what the client missed itself, so nothing overtakes the reply.
     func open(_ request: GenericCommand, on connection: Connection) async throws {
@@ -29,8 +30,9 @@ struct SessionCommands: Sendable {
             closed.sessionMessage.code = ErrorCode.sessionConflict.rawValue
             closed.sessionMessage.reason = ErrorCode.sessionConflict.reason
             closed.sessionMessage.detail = "logged in on another device with tag \(tag ?? "")"
-            displaced.outbox.send(closed)
+            displaced.connection.outbox.send(closed)
             context.logger.info("session displaced", metadata: ["client": "\(clientID)", "tag": "\(tag ?? "")"])
+            hooks.offline(clientID, session: displaced, closeCode: .kickedByTagConflict, message: "logged in elsewhere with the same tag")
         }
         context.logger.info("session opened", metadata: ["client": "\(clientID)", "connection": "\(connection.id)", "tag": "\(tag ?? "")"])
 
@@ -41,10 +43,13 @@ struct SessionCommands: Sendable {
         connection.outbox.send(reply)
         // Everything missed while offline follows the `opened` reply.
         try await delivery.sendPending(to: clientID, on: [connection], lastDeliveredBefore: .max)
+        hooks.online(clientID, session: session, reconnect: open.r)
     }
 
     func close(_ request: GenericCommand, clientID: String, on connection: Connection) -> GenericCommand {
-        context.presence.close(clientID: clientID, connectionID: connection.id)
+        if let session = context.presence.close(clientID: clientID, connectionID: connection.id) {
+            hooks.offline(clientID, session: session, closeCode: .loggedOut, message: "logged out")
+        }
         context.logger.info("session closed", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
         return Replies.reply(to: request, op: .closed)
     }

@@ -24,13 +24,13 @@ public final class Presence: Sendable {
 
     /// Opens a session and returns the sessions it displaces: those of the same client with
     /// the same non-empty tag on another connection.
-    public func open(_ session: Session, for clientID: String) -> [Connection] {
+    public func open(_ session: Session, for clientID: String) -> [Session] {
         state.withLock { state in
             var sessions = state.byClient[clientID, default: [:]]
-            var displaced: [Connection] = []
+            var displaced: [Session] = []
             if let tag = session.tag, !tag.isEmpty {
                 for (id, other) in sessions where other.tag == tag && id != session.connection.id {
-                    displaced.append(other.connection)
+                    displaced.append(other)
                     sessions[id] = nil
                     state.byConnection[id]?.remove(clientID)
                 }
@@ -42,21 +42,20 @@ public final class Presence: Sendable {
         }
     }
 
-    /// Ends one client's session on one connection.
-    public func close(clientID: String, connectionID: UInt64) {
+    /// Ends one client's session on one connection and returns it, if it was open.
+    public func close(clientID: String, connectionID: UInt64) -> Session? {
         state.withLock { state in
             Self.remove(clientID: clientID, connectionID: connectionID, from: &state)
         }
     }
 
-    /// Ends every session of a connection that went away and returns their clients.
-    public func closeAll(connectionID: UInt64) -> [String] {
+    /// Ends every session of a connection that went away and returns them by client.
+    public func closeAll(connectionID: UInt64) -> [(clientID: String, session: Session)] {
         state.withLock { state in
             let clients = state.byConnection[connectionID] ?? []
-            for clientID in clients {
-                Self.remove(clientID: clientID, connectionID: connectionID, from: &state)
+            return clients.compactMap { clientID in
+                Self.remove(clientID: clientID, connectionID: connectionID, from: &state).map { (clientID, $0) }
             }
-            return Array(clients)
         }
     }
 
@@ -83,10 +82,11 @@ public final class Presence: Sendable {
         state.withLock { Array($0.byClient.keys) }
     }
 
-    private static func remove(clientID: String, connectionID: UInt64, from state: inout State) {
-        state.byClient[clientID]?[connectionID] = nil
+    private static func remove(clientID: String, connectionID: UInt64, from state: inout State) -> Session? {
+        let removed = state.byClient[clientID]?.removeValue(forKey: connectionID)
         if state.byClient[clientID]?.isEmpty == true { state.byClient[clientID] = nil }
         state.byConnection[connectionID]?.remove(clientID)
         if state.byConnection[connectionID]?.isEmpty == true { state.byConnection[connectionID] = nil }
+        return removed
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardJSON
 
 /// Dates as LeanCloud writes them: ISO 8601 with milliseconds, in UTC.
 enum ISODate {

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import SwitchboardCore
+import SwitchboardHooks
 import SwitchboardServer
 import SwitchboardWire
 
@@ -12,14 +14,17 @@ final class TestServer: Sendable {
     private let running: Task<Void, any Error>
 
     /// Starts a server; `configure` adjusts the config (data directory and port are set already).
-    static func start(dataDirectory: String? = nil, _ configure: (inout ServerConfig) -> Void = { _ in }) async throws -> TestServer {
+    static func start(
+        dataDirectory: String? = nil, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil,
+        _ configure: (inout ServerConfig) -> Void = { _ in }
+    ) async throws -> TestServer {
         var config = ServerConfig()
         config.port = 0
         config.dataDirectory = dataDirectory ?? Self.temporaryDirectory()
         configure(&config)
         var logger = Logger(label: "switchboard-test")
         logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
-        let application = try SwitchboardApplication(config: config, logger: logger)
+        let application = try SwitchboardApplication(config: config, logger: logger, plugins: plugins, push: push)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let group = try await application.serviceGroup { port in portContinuation.yield(port) }
         let running = Task { try await group.run() }

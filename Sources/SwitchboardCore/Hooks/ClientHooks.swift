@@ -1,0 +1,18 @@
+import SwitchboardHooks
+
+/// `_clientOnline` and `_clientOffline`.
+struct ClientHooks: Sendable {
+    let pipeline: HookPipeline
+
+    func online(_ clientID: String, session: Presence.Session, reconnect: Bool) {
+        pipeline.notify(ClientOnlineNotification(
+            peerId: clientID, sourceIP: session.connection.remoteAddress, tag: session.tag ?? "", reconnect: reconnect ? 1 : 0
+        ))
+    }
+
+    func offline(_ clientID: String, session: Presence.Session, closeCode: ClientOfflineNotification.CloseCode, message: String) {
+        pipeline.notify(ClientOfflineNotification(
+            peerId: clientID, closeCode: closeCode, closeMsg: message, sourceIP: session.connection.remoteAddress, tag: session.tag ?? ""
+        ))
+    }
+}

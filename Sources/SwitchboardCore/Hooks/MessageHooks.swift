@@ -1,0 +1,88 @@
+import Foundation
+import SwitchboardHooks
+import SwitchboardJSON
+
+/// The message hook points as the core uses them: requests built from domain values,
+/// decisions read back into them.
+struct MessageHooks: Sendable {
+    let pipeline: HookPipeline
+
+    /// What `_messageReceived` left of a message.
+    struct Received {
+        var message: Message
+        var recipients: [String]
+        /// Set when hooks changed the content: what the sender's patch says.
+        var patch: (code: Int32, detail: String)?
+    }
+
+    /// Runs `_messageReceived`; throws 4402 when a handler drops the message.
+    func received(_ message: Message, recipients: [String], transient: Bool, sourceIP: String) async throws -> Received {
+        guard pipeline.hasHandlers(for: .messageReceived) else { return Received(message: message, recipients: recipients) }
+        let (content, bin) = Self.hookContent(message.content)
+        let request = MessageReceivedRequest(
+            fromPeer: message.from, convId: message.conversationID, toPeers: recipients, transient: transient, bin: bin,
+            content: content, receipt: message.wantsReceipt, timestamp: message.timestamp, system: false, sourceIP: sourceIP
+        )
+        let outcome = await pipeline.run(request)
+        if let stop = outcome.stop {
+            throw CommandError(.messageRejectedByApp, detail: stop.detail, appCode: stop.code, appMessage: stop.detail)
+        }
+        var result = Received(message: message, recipients: recipients)
+        if let patch = outcome.contentPatch {
+            result.message.content = Self.messageContent(outcome.request.content, bin: outcome.request.bin)
+            result.patch = patch
+        }
+        // Hooks may narrow the recipients, never widen them past the members.
+        let allowed = Set(recipients)
+        result.recipients = outcome.request.toPeers.filter(allowed.contains)
+        return result
+    }
+
+    func sent(_ message: Message, online: [String], offline: [String], transient: Bool, sourceIP: String) {
+        guard pipeline.hasHandlers(for: .messageSent) else { return }
+        let (content, bin) = Self.hookContent(message.content)
+        pipeline.notify(MessageSentNotification(
+            fromPeer: message.from, convId: message.conversationID, msgId: message.id, onlinePeers: online,
+            offlinePeers: offline, transient: transient, system: false, bin: bin, content: content,
+            receipt: message.wantsReceipt, timestamp: message.timestamp, sourceIP: sourceIP
+        ))
+    }
+
+    /// Runs `_receiversOffline` and returns who gets a push with which payload, or nil for none.
+    /// Members who muted the conversation get none unless a handler says `force`.
+    func receiversOffline(_ message: Message, offline: [String], mutedBy: [String], clientPushData: String?) async -> PushNotice? {
+        let (content, _) = Self.hookContent(message.content)
+        let mentioned = message.mentionAll ? offline : offline.filter(message.mentionPids.contains)
+        var request = ReceiversOfflineRequest(
+            fromPeer: message.from, convId: message.conversationID, offlinePeers: offline, content: content,
+            timestamp: message.timestamp, mentionAll: message.mentionAll, mentionOfflinePeers: mentioned
+        )
+        if pipeline.hasHandlers(for: .receiversOffline) {
+            let outcome = await pipeline.run(request)
+            if outcome.isStopped { return nil }
+            request = outcome.request
+        }
+        let offlineSet = Set(offline)
+        let muted = request.force ? [] : Set(mutedBy)
+        let recipients = request.offlinePeers.filter { offlineSet.contains($0) && !muted.contains($0) }
+        guard !recipients.isEmpty else { return nil }
+        let payload = request.pushMessage ?? clientPushData.flatMap { try? JSONValue(parsing: $0) }
+        return PushNotice(
+            conversationID: message.conversationID, messageID: message.id, from: message.from,
+            timestamp: message.timestamp, recipients: recipients, payload: payload
+        )
+    }
+
+    /// Hooks see binary content as Base64 with `bin` set, as LeanCloud's do.
+    static func hookContent(_ content: MessageContent) -> (String, Bool) {
+        switch content {
+        case .text(let text): (text, false)
+        case .binary(let bytes): (Data(bytes).base64EncodedString(), true)
+        }
+    }
+
+    static func messageContent(_ content: String, bin: Bool) -> MessageContent {
+        if bin, let bytes = Data(base64Encoded: content) { return .binary(Array(bytes)) }
+        return .text(content)
+    }
+}

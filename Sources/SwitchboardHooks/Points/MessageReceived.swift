@@ -1,0 +1,55 @@
+import SwitchboardJSON
+
+/// `_messageReceived`: a message has arrived and its recipients are known; nothing is
+/// stored or delivered yet.
+public struct MessageReceivedRequest: HookRequest, Equatable {
+    public var point: HookPoint { .messageReceived }
+
+    public var fromPeer: String
+    public var convId: String
+    public var toPeers: [String]
+    public var transient: Bool
+    /// The content is binary, and `content` is its Base64.
+    public var bin: Bool
+    public var content: String
+    public var receipt: Bool
+    public var timestamp: Int64
+    public var system: Bool
+    public var sourceIP: String
+
+    public init(
+        fromPeer: String, convId: String, toPeers: [String], transient: Bool, bin: Bool, content: String,
+        receipt: Bool, timestamp: Int64, system: Bool, sourceIP: String
+    ) {
+        self.fromPeer = fromPeer
+        self.convId = convId
+        self.toPeers = toPeers
+        self.transient = transient
+        self.bin = bin
+        self.content = content
+        self.receipt = receipt
+        self.timestamp = timestamp
+        self.system = system
+        self.sourceIP = sourceIP
+    }
+
+    public var params: JSONValue {
+        .object([
+            "fromPeer": .string(fromPeer), "convId": .string(convId), "toPeers": .strings(toPeers),
+            "transient": .bool(transient), "bin": .bool(bin), "content": .string(content), "receipt": .bool(receipt),
+            "timestamp": .int(timestamp), "system": .bool(system), "sourceIP": .string(sourceIP),
+        ])
+    }
+
+    public func applying(_ result: MessageResult) -> MessageReceivedRequest {
+        var next = self
+        if let content = result.content { next.content = content }
+        if let bin = result.bin { next.bin = bin }
+        if let toPeers = result.toPeers { next.toPeers = toPeers }
+        return next
+    }
+
+    public func dispatch(to plugin: any SwitchboardPlugin) async throws -> MessageResult {
+        try await plugin.messageReceived(self)
+    }
+}
