@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SwitchboardServer", targets: ["SwitchboardServer"]),
         .library(name: "SwitchboardHooks", targets: ["SwitchboardHooks"]),
+        .library(name: "SwitchboardCLI", targets: ["SwitchboardCLI"]),
         .executable(name: "switchboard", targets: ["switchboard"]),
     ],
     dependencies: [
@@ -68,17 +69,21 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .executableTarget(
-            name: "switchboard",
+        .target(
+            name: "SwitchboardCLI",
             dependencies: [
                 "SwitchboardServer",
+                "SwitchboardHooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "switchboard", dependencies: ["SwitchboardCLI"]),
         .testTarget(
             name: "SwitchboardTests",
             dependencies: [
                 "SwitchboardServer",
+                "SwitchboardCLI",
                 "SwitchboardCore",
                 "SwitchboardStore",
                 "SwitchboardHooks",

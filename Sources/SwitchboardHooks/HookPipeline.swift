@@ -45,6 +45,26 @@ public final class HookPipeline: Sendable {
         handlers.withLock { $0.filter { $0.handler.points.contains(point) } }
     }
 
+    /// A handler of a chain with what config made of it, for `hooks list`.
+    public struct ResolvedHandler: Sendable {
+        public var name: String
+        public var kind: String
+        public var version: String
+        public var priority: Int
+        public var budget: Duration
+        public var failurePolicy: FailurePolicy
+    }
+
+    public func resolvedChain(for point: HookPoint) -> [ResolvedHandler] {
+        chain(for: point).map { entry in
+            let (budget, policy) = settings.policy(for: entry.handler, at: point)
+            return ResolvedHandler(
+                name: entry.handler.name, kind: entry.handler.kind, version: entry.handler.version,
+                priority: entry.priority, budget: budget, failurePolicy: policy
+            )
+        }
+    }
+
     public func hasHandlers(for point: HookPoint) -> Bool {
         handlers.withLock { $0.contains { $0.handler.points.contains(point) } }
     }

@@ -50,6 +50,15 @@ public struct ServerConfig: Sendable, Equatable {
         )
     }
 
+    /// Where `switchboard` looks for its config when not told.
+    public static let defaultPath = "config/switchboard.yaml"
+
+    /// The config at `explicitPath`, else the default file when it exists, else the defaults.
+    public static func load(explicitPath: String?) throws -> ServerConfig {
+        if let explicitPath { return try load(path: explicitPath) }
+        return FileManager.default.fileExists(atPath: defaultPath) ? try load(path: defaultPath) : ServerConfig()
+    }
+
     /// Reads a config file; keys it leaves out keep their defaults.
     public static func load(path: String) throws -> ServerConfig {
         let text = try String(contentsOfFile: path, encoding: .utf8)

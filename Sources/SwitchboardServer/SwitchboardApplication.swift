@@ -24,10 +24,7 @@ public struct SwitchboardApplication: Sendable {
     public init(config: ServerConfig, logger: Logger, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil) throws {
         self.config = config
         self.logger = logger
-        hooks = HookPipeline(settings: config.hooks, logger: logger)
-        for plugin in plugins {
-            hooks.register(PluginHandler(plugin))
-        }
+        hooks = Self.makeHooks(config: config, plugins: plugins, logger: logger)
         let store = try SQLiteStore(path: config.databasePath)
         core = MessagingCore(
             settings: config.coreSettings, store: store, hooks: hooks, push: push ?? LogPushGateway(logger: logger), logger: logger
@@ -41,6 +38,15 @@ public struct SwitchboardApplication: Sendable {
             ),
             logger: logger
         )
+    }
+
+    /// The hook pipeline a server with this config and these plugins runs.
+    public static func makeHooks(config: ServerConfig, plugins: [any SwitchboardPlugin], logger: Logger) -> HookPipeline {
+        let hooks = HookPipeline(settings: config.hooks, logger: logger)
+        for plugin in plugins {
+            hooks.register(PluginHandler(plugin))
+        }
+        return hooks
     }
 
     /// Serves until SIGINT or SIGTERM, then says `goaway` to clients and stops gracefully.

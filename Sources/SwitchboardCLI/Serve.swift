@@ -23,7 +23,7 @@ struct Serve: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
-        var settings = try loadConfig()
+        var settings = try ServerConfig.load(explicitPath: config)
         settings.host = host ?? settings.host
         settings.port = port ?? settings.port
         settings.dataDirectory = dataDir ?? settings.dataDirectory
@@ -37,14 +37,8 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "switchboard")
-        let application = try SwitchboardApplication(config: settings, logger: logger)
+        let application = try SwitchboardApplication(config: settings, logger: logger, plugins: SwitchboardCommand.plugins)
         logger.notice("database", metadata: ["path": "\(settings.databasePath)"])
         try await application.run()
-    }
-
-    private func loadConfig() throws -> ServerConfig {
-        if let config { return try ServerConfig.load(path: config) }
-        let defaultPath = "config/switchboard.yaml"
-        return FileManager.default.fileExists(atPath: defaultPath) ? try ServerConfig.load(path: defaultPath) : ServerConfig()
     }
 }

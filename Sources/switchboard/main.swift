@@ -1,0 +1,3 @@
+import SwitchboardCLI
+
+await SwitchboardCommand.main(plugins: [])

@@ -1,0 +1,58 @@
+import Foundation
+import Logging
+import SwitchboardHooks
+import SwitchboardServer
+import Testing
+
+@testable import SwitchboardCLI
+
+@Suite struct ConfigAndCLITests {
+    private func write(_ yaml: String) throws -> String {
+        let path = TestServer.temporaryDirectory() + "/switchboard.yaml"
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func theShippedConfigLoadsAndMatchesTheDefaults() throws {
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../config/switchboard.yaml").path
+        #expect(try ServerConfig.load(path: shipped) == ServerConfig())
+    }
+
+    @Test func hookPoliciesComeFromTheHooksSection() throws {
+        let config = try ServerConfig.load(path: write("""
+            hooks:
+              budgetMs: 250
+              onFailure: closed
+              points:
+                _messageReceived: { budgetMs: 40, onFailure: open }
+              handlers:
+                link-filter: { priority: 99, budgetMs: 5 }
+                noisy: { enabled: false }
+            """))
+        #expect(config.hooks.defaultBudget == .milliseconds(250))
+        #expect(config.hooks.defaultFailurePolicy == .closed)
+        #expect(config.hooks.points[.messageReceived] == .init(budget: .milliseconds(40), failurePolicy: .open))
+        #expect(config.hooks.handlers["link-filter"]?.priority == 99)
+        #expect(config.hooks.handlers["noisy"]?.enabled == false)
+    }
+
+    @Test func unknownHookPointsAreAnError() throws {
+        let path = try write("hooks:\n  points:\n    _messageRecieved: { budgetMs: 1 }\n")
+        #expect(throws: ConfigError.self) { try ServerConfig.load(path: path) }
+    }
+
+    @Test func hooksListShowsEachChainInOrderWithItsPolicy() {
+        var settings = HookSettings(defaultBudget: .milliseconds(300))
+        settings.handlers["second"] = .init(policy: .init(failurePolicy: .closed))
+        let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
+        pipeline.register(PluginHandler(ScriptedPlugin(name: "first", priority: 5) { _ in .passThrough }))
+        pipeline.register(PluginHandler(ScriptedPlugin(name: "second", budget: .milliseconds(20)) { _ in .passThrough }))
+        let lines = HooksList.render(pipeline).split(separator: "\n").map(String.init)
+        #expect(lines[0] == "_messageReceived")
+        #expect(lines[1] == "  #  handler  kind    priority  budget  on failure  version")
+        #expect(lines[2] == "  1  first    plugin  5         300 ms  open        1")
+        #expect(lines[3] == "  2  second   plugin  0         20 ms   closed      1")
+        #expect(lines.contains("_messageSent (observes)"))
+        #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
+    }
+}
