@@ -24,6 +24,21 @@ let package = Package(
     ],
     targets: [
         .target(name: "SwitchboardJSON"),
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
+        .target(
+            name: "SwitchboardJS",
+            dependencies: [
+                "CJavaScriptCore",
+                "SwitchboardHooks",
+                "SwitchboardJSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "SwitchboardWire",
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
@@ -60,6 +75,7 @@ let package = Package(
             dependencies: [
                 "SwitchboardCore",
                 "SwitchboardHooks",
+                "SwitchboardJS",
                 "SwitchboardStore",
                 "SwitchboardWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -87,6 +103,7 @@ let package = Package(
                 "SwitchboardCore",
                 "SwitchboardStore",
                 "SwitchboardHooks",
+                "SwitchboardJS",
                 "SwitchboardJSON",
                 "SwitchboardWire",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

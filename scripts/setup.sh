@@ -3,7 +3,7 @@
 # Debian/Ubuntu; runs apt-get as root or through sudo.
 set -euo pipefail
 
-packages=(libsqlite3-dev pkg-config)
+packages=(libsqlite3-dev pkg-config libjavascriptcoregtk-4.1-dev)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -4,7 +4,6 @@ import Synchronization
 /// cancelled and left to finish on its own, so a handler that ignores cancellation
 /// cannot hold up the request.
 enum Budget {
-    struct Exceeded: Error {}
 
     static func run<Value: Sendable>(
         _ limit: Duration, _ work: @escaping @Sendable () async throws -> Value
@@ -14,7 +13,7 @@ enum Budget {
             // The timer starts first so that a worker finishing at once always finds it to cancel.
             race.timer = Task {
                 guard (try? await Task.sleep(for: limit)) != nil else { return }
-                race.finish(.failure(Exceeded()))
+                race.finish(.failure(HookTimeout()))
             }
             race.worker = Task {
                 do { race.finish(.success(try await work())) } catch { race.finish(.failure(error)) }

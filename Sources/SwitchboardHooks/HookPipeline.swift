@@ -89,7 +89,7 @@ public final class HookPipeline: Sendable {
                 record(handler, request.point, next == current ? .passed : .modified, since: started)
                 outcome.request = next
             } catch {
-                let timedOut = error is Budget.Exceeded
+                let timedOut = error is HookTimeout
                 record(handler, request.point, timedOut ? .timedOut : .failed, since: started)
                 logger.warning(timedOut ? "hook handler timed out" : "hook handler failed", metadata: [
                     "handler": "\(handler.name)", "version": "\(handler.version)", "kind": "\(handler.kind)",

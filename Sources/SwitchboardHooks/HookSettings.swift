@@ -41,7 +41,7 @@ public struct HookSettings: Sendable, Equatable {
 
     /// Config's word on the handler first, then the handler's own, then the hook point's,
     /// then the default.
-    func policy(for handler: any HookHandler, at point: HookPoint) -> (budget: Duration, failurePolicy: FailurePolicy) {
+    public func policy(for handler: any HookHandler, at point: HookPoint) -> (budget: Duration, failurePolicy: FailurePolicy) {
         let override = handlers[handler.name]?.policy
         let atPoint = points[point]
         return (

@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardCore
 import SwitchboardHooks
+import SwitchboardJS
 import Yams
 
 /// The server's configuration: the YAML file in `config/`, then command-line overrides.
@@ -29,11 +30,19 @@ public struct ServerConfig: Sendable, Equatable {
     public var logLevel = "info"
     /// Budgets, failure policies and per-handler overrides of the hook pipeline.
     public var hooks = HookSettings()
+    /// JavaScript threads for hook scripts.
+    public var scriptWorkers = ProcessInfo.processInfo.activeProcessorCount
+    /// A script VM past this size is unloaded.
+    public var scriptHeapCapMB = 64
 
     public init() {}
 
     public var databasePath: String {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("switchboard.sqlite").path
+    }
+
+    public var scriptSettings: ScriptLibrary.Settings {
+        ScriptLibrary.Settings(directory: hooksDirectory, workers: scriptWorkers, heapCapBytes: scriptHeapCapMB << 20)
     }
 
     public var coreSettings: CoreSettings {
@@ -96,6 +105,8 @@ struct ConfigFile: Decodable {
     }
     struct Hooks: Decodable {
         var dir: String?
+        var workers: Int?
+        var heapCapMB: Int?
         var budgetMs: Int?
         var onFailure: FailurePolicy?
         /// By hook point name, e.g. `_messageReceived`.
@@ -132,6 +143,8 @@ struct ConfigFile: Decodable {
         config.signatureMaxAgeSeconds = app?.signatureMaxAgeSeconds ?? config.signatureMaxAgeSeconds
         config.dataDirectory = storage?.dataDir ?? config.dataDirectory
         config.hooksDirectory = hooks?.dir ?? config.hooksDirectory
+        config.scriptWorkers = hooks?.workers ?? config.scriptWorkers
+        config.scriptHeapCapMB = hooks?.heapCapMB ?? config.scriptHeapCapMB
         if let budget = hooks?.budgetMs { config.hooks.defaultBudget = .milliseconds(budget) }
         config.hooks.defaultFailurePolicy = hooks?.onFailure ?? config.hooks.defaultFailurePolicy
         for (name, policy) in hooks?.points ?? [:] {

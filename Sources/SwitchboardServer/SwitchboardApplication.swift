@@ -5,6 +5,7 @@ import NIOCore
 import ServiceLifecycle
 import SwitchboardCore
 import SwitchboardHooks
+import SwitchboardJS
 import SwitchboardStore
 import UnixSignals
 
@@ -15,6 +16,8 @@ public struct SwitchboardApplication: Sendable {
     public let logger: Logger
     /// The hook handlers, in the order they run; scripts and plugins join it.
     public let hooks: HookPipeline
+    /// The JavaScript hook scripts of the hooks folder.
+    public let scripts: ScriptLibrary
     let core: MessagingCore
     let gateway: WebSocketGateway
 
@@ -25,6 +28,7 @@ public struct SwitchboardApplication: Sendable {
         self.config = config
         self.logger = logger
         hooks = Self.makeHooks(config: config, plugins: plugins, logger: logger)
+        scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger)
         let store = try SQLiteStore(path: config.databasePath)
         core = MessagingCore(
             settings: config.coreSettings, store: store, hooks: hooks, push: push ?? LogPushGateway(logger: logger), logger: logger
@@ -63,6 +67,8 @@ public struct SwitchboardApplication: Sendable {
         signals: [UnixSignal] = [], onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> ServiceGroup {
         try await core.prepare()
+        let scriptService = ScriptService(library: scripts, logger: logger)
+        await scriptService.loadAll()
         let router = Router(context: GatewayContext.self)
         router.get("/health") { _, _ in "ok" }
         router.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
@@ -81,6 +87,7 @@ public struct SwitchboardApplication: Sendable {
             configuration: .init(
                 services: [
                     .init(service: app),
+                    .init(service: scriptService),
                     .init(service: RedeliveryService(core: core, interval: .seconds(config.redeliverySeconds))),
                     .init(service: GoodbyeService(gateway: gateway)),
                 ],

@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import SwitchboardCore
 import SwitchboardHooks
+import SwitchboardJS
 import SwitchboardServer
 import SwitchboardWire
 
@@ -10,18 +11,26 @@ import SwitchboardWire
 final class TestServer: Sendable {
     let port: Int
     let config: ServerConfig
+    /// The running server's hook scripts.
+    let scripts: ScriptLibrary
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
     /// Starts a server; `configure` adjusts the config (data directory and port are set already).
     static func start(
         dataDirectory: String? = nil, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil,
-        _ configure: (inout ServerConfig) -> Void = { _ in }
+        scripts: [String: String] = [:], _ configure: (inout ServerConfig) -> Void = { _ in }
     ) async throws -> TestServer {
         var config = ServerConfig()
         config.port = 0
         config.dataDirectory = dataDirectory ?? Self.temporaryDirectory()
+        // Scripts only when a test puts them there.
+        config.hooksDirectory = config.dataDirectory + "/hooks"
         configure(&config)
+        for (name, source) in scripts {
+            try FileManager.default.createDirectory(atPath: config.hooksDirectory, withIntermediateDirectories: true)
+            try source.write(toFile: config.hooksDirectory + "/" + name, atomically: true, encoding: .utf8)
+        }
         var logger = Logger(label: "switchboard-test")
         logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
         let application = try SwitchboardApplication(config: config, logger: logger, plugins: plugins, push: push)
@@ -29,16 +38,23 @@ final class TestServer: Sendable {
         let group = try await application.serviceGroup { port in portContinuation.yield(port) }
         let running = Task { try await group.run() }
         for await port in ports {
-            return TestServer(port: port, config: config, group: group, running: running)
+            return TestServer(port: port, config: config, scripts: application.scripts, group: group, running: running)
         }
         throw TestClient.Timeout(description: "server did not start")
     }
 
-    private init(port: Int, config: ServerConfig, group: ServiceGroup, running: Task<Void, any Error>) {
+    private init(port: Int, config: ServerConfig, scripts: ScriptLibrary, group: ServiceGroup, running: Task<Void, any Error>) {
         self.port = port
         self.config = config
+        self.scripts = scripts
         self.group = group
         self.running = running
+    }
+
+    /// Writes a hook script into the server's hooks folder (which the server watches).
+    func writeScript(_ name: String, _ source: String) throws {
+        try FileManager.default.createDirectory(atPath: config.hooksDirectory, withIntermediateDirectories: true)
+        try source.write(toFile: config.hooksDirectory + "/" + name, atomically: true, encoding: .utf8)
     }
 
     static func temporaryDirectory() -> String {

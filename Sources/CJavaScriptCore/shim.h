@@ -1,0 +1,31 @@
+// JavaScriptCore's public C API from WebKitGTK, plus the few private functions the library
+// exports but whose headers it does not ship. Their declarations follow WebKit's
+// JSContextRefPrivate.h and JSBasePrivate.h.
+#ifndef SWITCHBOARD_CJAVASCRIPTCORE_SHIM_H
+#define SWITCHBOARD_CJAVASCRIPTCORE_SHIM_H
+
+#include <JavaScriptCore/JavaScript.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Asked when a script has run past the group's time limit; true stops the script.
+typedef bool (*JSShouldTerminateCallback)(JSContextRef ctx, void *context);
+
+/// Limits how long one entry into JavaScript may run, in seconds of CPU time.
+JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, double limit, JSShouldTerminateCallback callback, void *context);
+JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
+
+/// Turns `eval` and `new Function` on or off; when off they throw an EvalError with `message`.
+JS_EXPORT void JSGlobalContextSetEvalEnabled(JSGlobalContextRef ctx, bool enabled, JSStringRef message);
+
+/// An object with the VM's heap statistics: heapSize, heapCapacity, extraMemorySize, ...
+JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,189 @@
+import CJavaScriptCore
+import Foundation
+
+/// One script loaded into a VM of its own (a JavaScriptCore context group): its own global
+/// object, its own CPU time limit, its own heap to measure.
+///
+/// Not thread-safe: a `ScriptWorker` owns it and calls it from its one thread.
+final class ScriptContext {
+    /// What a call produced.
+    enum Outcome: Equatable {
+        case value(String)
+        case failed(String)
+        case timedOut
+    }
+
+    /// A call into JavaScript that threw.
+    private enum CallFailure: Error {
+        case threw(String)
+        case terminated
+
+        var outcome: Outcome {
+            switch self {
+            case .threw(let message): .failed(message)
+            case .terminated: .timedOut
+            }
+        }
+    }
+
+    let file: String
+    private let group: JSContextGroupRef
+    private let context: JSGlobalContextRef
+    private let host: JSObjectRef
+    private let invokeFunction: JSObjectRef
+    private let settledFunction: JSObjectRef
+    private let drainLogsFunction: JSObjectRef
+
+    /// Loads `source` after the prelude. Throws with the script's file and line.
+    init(source: String, file: String, budget: Duration) throws(ScriptError) {
+        self.file = file
+        let group = JSContextGroupCreate()!
+        let context = JSGlobalContextCreateInGroup(group, nil)!
+        self.group = group
+        self.context = context
+        JSString.with(file) { JSGlobalContextSetName(context, $0) }
+
+        do {
+            try Self.evaluate(Prelude.source, in: context, file: "prelude")
+        } catch {
+            preconditionFailure("the prelude must load: \(error)")
+        }
+        JSString.with("eval and new Function are disabled in hook scripts") { JSGlobalContextSetEvalEnabled(context, false, $0) }
+        let global = JSContextGetGlobalObject(context)!
+        host = Self.property("__switchboard", of: global, in: context)!
+        invokeFunction = Self.property("invoke", of: host, in: context)!
+        settledFunction = Self.property("settled", of: host, in: context)!
+        drainLogsFunction = Self.property("drainLogs", of: host, in: context)!
+        setBudget(budget)
+        try Self.evaluate(source, in: context, file: file)
+    }
+
+    deinit {
+        JSGlobalContextRelease(context)
+        JSContextGroupRelease(group)
+    }
+
+    /// Caps the CPU time of each entry into this script's JavaScript.
+    func setBudget(_ budget: Duration) {
+        let seconds = Double(budget.components.seconds) + Double(budget.components.attoseconds) / 1e18
+        JSContextGroupSetExecutionTimeLimit(group, max(seconds, 0.001), { _, _ in true }, nil)
+    }
+
+    /// The hook names the script defined.
+    var hooks: [String] {
+        guard let json = callHost("hooks"), let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { return [] }
+        return names
+    }
+
+    /// What the script asked for with `AV.Cloud.setHookOptions`, as JSON.
+    var optionsJSON: String {
+        guard let options = Self.property("options", of: host, in: context) else { return "{}" }
+        var exception: JSValueRef?
+        guard let value = JSObjectCallAsFunction(context, options, host, 0, nil, &exception), exception == nil else { return "{}" }
+        return JSString.string(of: value, in: context) ?? "{}"
+    }
+
+    /// Calls the script's handler for `hook` with `params` (JSON) and waits for its result,
+    /// Promise or not. Budget overruns stop the script and come back as `.timedOut`.
+    func invoke(hook: String, paramsJSON: String) -> Outcome {
+        let box: JSValueRef
+        do {
+            box = try JSString.with(hook) { hookRef in
+                try JSString.with(paramsJSON) { paramsRef in
+                    var arguments: [JSValueRef?] = [JSValueMakeString(context, hookRef), JSValueMakeString(context, paramsRef)]
+                    return try call(invokeFunction, arguments: &arguments)
+                }
+            }
+        } catch let failure as CallFailure {
+            return failure.outcome
+        } catch {
+            return .failed("\(error)")
+        }
+        // Leaving the call above ran the microtask queue, so a Promise that can settle has.
+        var arguments: [JSValueRef?] = [box]
+        guard let settled = try? call(settledFunction, arguments: &arguments), !JSValueIsNull(context, settled),
+              let pair = JSValueToObject(context, settled, nil)
+        else {
+            return .failed("the hook returned a Promise that never settled")
+        }
+        let state = JSValueToStringCopy(context, JSObjectGetPropertyAtIndex(context, pair, 0, nil), nil).map { ref in
+            defer { JSStringRelease(ref) }
+            return JSString.string(ref)
+        }
+        let json = JSString.string(of: JSObjectGetPropertyAtIndex(context, pair, 1, nil), in: context) ?? "null"
+        return state == "ok" ? .value(json) : .failed(json)
+    }
+
+    /// Console lines written since the last drain: (level, text).
+    func drainLogs() -> [(String, String)] {
+        var none: [JSValueRef?] = []
+        guard let array = try? call(drainLogsFunction, arguments: &none), let json = JSValueCreateJSONString(context, array, 0, nil) else {
+            return []
+        }
+        defer { JSStringRelease(json) }
+        let lines = (try? JSONDecoder().decode([[String]].self, from: Data(JSString.string(json).utf8))) ?? []
+        return lines.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+    }
+
+    /// The bytes the VM holds for JavaScript: its heap's capacity plus memory outside it
+    /// (array buffers, large strings). Capacity, not live size: it is known without a
+    /// collection and it is what the process pays.
+    var heapSize: Int {
+        guard let statistics = JSGetMemoryUsageStatistics(context) else { return 0 }
+        return ["heapCapacity", "extraMemorySize"].reduce(0) { total, key in
+            guard let value = JSString.with(key, { JSObjectGetProperty(context, statistics, $0, nil) }) else { return total }
+            return total + Int(JSValueToNumber(context, value, nil))
+        }
+    }
+
+    // MARK: JavaScriptCore plumbing
+
+    private func call(_ function: JSObjectRef, arguments: inout [JSValueRef?]) throws(CallFailure) -> JSValueRef {
+        var exception: JSValueRef?
+        let result = arguments.withUnsafeBufferPointer { buffer in
+            JSObjectCallAsFunction(context, function, host, buffer.count, buffer.baseAddress, &exception)
+        }
+        if let exception {
+            // A script stopped by the time limit throws an uncatchable termination exception.
+            let text = JSString.string(of: exception, in: context) ?? "unknown error"
+            throw text.contains("JavaScript execution terminated") ? .terminated : .threw(text)
+        }
+        guard let result else { throw .threw("no result") }
+        return result
+    }
+
+    private func callHost(_ name: String) -> String? {
+        guard let function = Self.property(name, of: host, in: context) else { return nil }
+        var none: [JSValueRef?] = []
+        guard let value = try? call(function, arguments: &none), let json = JSValueCreateJSONString(context, value, 0, nil) else {
+            return nil
+        }
+        defer { JSStringRelease(json) }
+        return JSString.string(json)
+    }
+
+    private static func property(_ name: String, of object: JSObjectRef, in context: JSContextRef) -> JSObjectRef? {
+        JSString.with(name) { nameRef in
+            guard let value = JSObjectGetProperty(context, object, nameRef, nil), JSValueIsObject(context, value) else { return nil }
+            return JSValueToObject(context, value, nil)
+        }
+    }
+
+    private static func evaluate(_ source: String, in context: JSGlobalContextRef, file: String) throws(ScriptError) {
+        var exception: JSValueRef?
+        JSString.with(source) { sourceRef in
+            JSString.with(file) { fileRef in
+                _ = JSEvaluateScript(context, sourceRef, nil, fileRef, 1, &exception)
+            }
+        }
+        guard let exception else { return }
+        let message = JSString.string(of: exception, in: context) ?? "unknown error"
+        var line: Int?
+        if let object = JSValueToObject(context, exception, nil),
+           let lineValue = JSString.with("line", { JSObjectGetProperty(context, object, $0, nil) }),
+           JSValueIsNumber(context, lineValue) {
+            line = Int(JSValueToNumber(context, lineValue, nil))
+        }
+        throw ScriptError(file: file, line: line, message: message)
+    }
+}

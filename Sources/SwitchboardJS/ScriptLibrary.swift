@@ -1,0 +1,167 @@
+import Crypto
+import Foundation
+import Logging
+import Synchronization
+import SwitchboardHooks
+import SwitchboardJSON
+
+/// The hook scripts of one folder: loads each `.js` file into the JavaScript workers,
+/// registers it with the pipeline, and reloads it when the file changes. A script that fails
+/// to load is reported and its previous version keeps serving.
+public final class ScriptLibrary: Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var directory: String
+        /// JavaScript threads; each holds every script.
+        public var workers: Int
+        /// A script whose VM grows past this many bytes is unloaded.
+        public var heapCapBytes: Int
+
+        public init(directory: String, workers: Int = ProcessInfo.processInfo.activeProcessorCount, heapCapBytes: Int = 64 << 20) {
+            self.directory = directory
+            self.workers = workers
+            self.heapCapBytes = heapCapBytes
+        }
+    }
+
+    /// Where a script stands, for `hooks list` and logs.
+    public struct Status: Sendable, Equatable {
+        /// The version serving calls, if any.
+        public var activeVersion: String?
+        /// Why the file on disk is not the version serving, if it is not.
+        public var error: ScriptError?
+    }
+
+    public let settings: Settings
+    private let pipeline: HookPipeline
+    private let pool: ScriptPool
+    private let logger: Logger
+    private let statuses = Mutex<[String: Status]>([:])
+    /// One reload at a time, so two quick writes to one file land in order.
+    private let reloads = ReloadQueue()
+
+    public init(settings: Settings, pipeline: HookPipeline, logger: Logger) {
+        self.settings = settings
+        self.pipeline = pipeline
+        self.pool = ScriptPool(size: settings.workers)
+        self.logger = logger
+    }
+
+    public var status: [String: Status] { statuses.withLock { $0 } }
+
+    /// Loads every script in the folder; returns the errors of those that failed.
+    @discardableResult
+    public func loadAll() async -> [ScriptError] {
+        var errors: [ScriptError] = []
+        for file in Self.scriptFiles(in: settings.directory) {
+            if let error = await reload(file) { errors.append(error) }
+        }
+        return errors
+    }
+
+    /// Loads, replaces or removes one script after its file changed. Returns the load error.
+    @discardableResult
+    public func reload(_ file: String) async -> ScriptError? {
+        await reloads.run { await self.apply(file) }
+    }
+
+    /// Watches the folder and reloads what changes, until the task is cancelled.
+    public func watch() async throws {
+        #if canImport(Glibc)
+        let changes = try DirectoryWatcher.changes(in: settings.directory)
+        for await file in changes where file.hasSuffix(".js") && !file.hasPrefix(".") {
+            if Task.isCancelled { return }
+            await reload(file)
+        }
+        #endif
+    }
+
+    private func apply(_ file: String) async -> ScriptError? {
+        let started = ContinuousClock.now
+        let name = Self.handlerName(for: file)
+        let path = URL(fileURLWithPath: settings.directory).appendingPathComponent(file).path
+        guard FileManager.default.fileExists(atPath: path) else {
+            pipeline.unregister(name: name)
+            statuses.withLock { $0[name] = nil }
+            logger.notice("hook script removed", metadata: ["script": "\(name)"])
+            return nil
+        }
+        do {
+            let source = try String(contentsOfFile: path, encoding: .utf8)
+            let version = Self.version(of: source)
+            if statuses.withLock({ $0[name]?.activeVersion == version && $0[name]?.error == nil }) { return nil }
+            let handler = try await load(source, name: name, version: version, file: file)
+            pipeline.register(handler)
+            statuses.withLock { $0[name] = Status(activeVersion: version, error: nil) }
+            logger.notice("hook script loaded", metadata: [
+                "script": "\(name)", "version": "\(version)", "hooks": "\(handler.points.map(\.rawValue).sorted())",
+                "ms": "\(Self.milliseconds(ContinuousClock.now - started))",
+            ])
+            return nil
+        } catch {
+            let failure = error as? ScriptError ?? ScriptError(file: file, line: nil, message: "\(error)")
+            statuses.withLock { $0[name, default: Status()].error = failure }
+            logger.error("hook script failed to load; the previous version stays", metadata: [
+                "script": "\(name)", "error": "\(failure)",
+            ])
+            return failure
+        }
+    }
+
+    private func load(_ source: String, name: String, version: String, file: String) async throws -> ScriptHandler {
+        let key = ScriptWorker.Key(name: name, version: version)
+        // Top-level code runs under the default budget; calls get the script's own once known.
+        let report = try await pool.load(key, source: source, file: file, budget: pipeline.settings.defaultBudget)
+        log(report.logs, script: name)
+        var points = Set<HookPoint>()
+        for hook in report.hooks {
+            if let point = HookPoint(rawValue: hook) { points.insert(point) }
+        }
+        let options: ScriptOptions
+        do {
+            options = try JSONDecoder().decode(ScriptOptions.self, from: Data(report.optionsJSON.utf8))
+        } catch {
+            pool.unload(key)
+            throw ScriptError(file: file, line: nil, message: "setHookOptions: priority and budgetMs must be integers, onFailure 'open' or 'closed'")
+        }
+        let handler = ScriptHandler(key: key, points: points, options: options, pool: pool) { [weak self] call, handler in
+            self?.afterCall(call, handler)
+        }
+        // The CPU limit stops runaway code; the strictest budget of the script's hook points.
+        let budgets = points.map { pipeline.settings.policy(for: handler, at: $0).budget }
+        await pool.setBudget(key, budgets.min() ?? pipeline.settings.defaultBudget)
+        return handler
+    }
+
+    private func afterCall(_ call: ScriptWorker.Call, _ handler: ScriptHandler) {
+        log(call.logs, script: handler.name)
+        guard call.heapBytes > settings.heapCapBytes else { return }
+        pipeline.unregister(name: handler.name)
+        let failure = ScriptError(file: handler.name + ".js", line: nil, message: "heap grew to \(call.heapBytes) bytes, past the cap of \(settings.heapCapBytes); unloaded")
+        statuses.withLock { $0[handler.name] = Status(activeVersion: nil, error: failure) }
+        logger.error("hook script unloaded for its memory", metadata: ["script": "\(handler.name)", "error": "\(failure)"])
+    }
+
+    private func log(_ lines: [(level: String, text: String)], script: String) {
+        for (level, text) in lines {
+            logger.log(level: Logger.Level(rawValue: level) ?? .info, "\(text)", metadata: ["script": "\(script)"])
+        }
+    }
+
+    /// `keyword-filter.js` runs as the handler `keyword-filter`.
+    static func handlerName(for file: String) -> String {
+        file.hasSuffix(".js") ? String(file.dropLast(3)) : file
+    }
+
+    static func version(of source: String) -> String {
+        SHA256.hash(data: Data(source.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func scriptFiles(in directory: String) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return files.filter { $0.hasSuffix(".js") && !$0.hasPrefix(".") }.sorted()
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}

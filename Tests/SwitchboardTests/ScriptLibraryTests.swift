@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+import SwitchboardHooks
+import SwitchboardJSON
+import Testing
+
+@testable import SwitchboardJS
+
+/// Scripts loaded from a folder into the pipeline, reloaded as files change.
+@Suite struct ScriptLibraryTests {
+    private let directory = TestServer.temporaryDirectory()
+
+    private func library(_ settings: HookSettings = HookSettings(), heapCapBytes: Int = 64 << 20) -> (ScriptLibrary, HookPipeline) {
+        let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
+        let library = ScriptLibrary(settings: .init(directory: directory, workers: 2, heapCapBytes: heapCapBytes), pipeline: pipeline, logger: Logger(label: "test"))
+        return (library, pipeline)
+    }
+
+    private func write(_ file: String, _ source: String) throws {
+        try source.write(toFile: directory + "/" + file, atomically: true, encoding: .utf8)
+    }
+
+    @Test func scriptsJoinThePipelineWithTheirOptions() async throws {
+        try write("shout.js", """
+            AV.Cloud.setHookOptions({ priority: 7, budgetMs: 30, onFailure: 'closed' });
+            AV.Cloud.onIMMessageReceived((request) => ({ content: request.params.content.toUpperCase() }));
+            """)
+        let (library, pipeline) = library()
+        #expect(await library.loadAll().isEmpty)
+        let chain = pipeline.resolvedChain(for: .messageReceived)
+        #expect(chain.map(\.name) == ["shout"])
+        #expect(chain.first?.kind == "script")
+        #expect(chain.first?.priority == 7)
+        #expect(chain.first?.budget == .milliseconds(30))
+        #expect(chain.first?.failurePolicy == .closed)
+        #expect(pipeline.resolvedChain(for: .messageSent).isEmpty)
+        #expect(await pipeline.run(MessageReceivedRequest.sample("hi")).request.content == "HI")
+    }
+
+    @Test func aBrokenEditKeepsThePreviousVersion() async throws {
+        try write("tag.js", "AV.Cloud.onIMMessageReceived(() => ({ content: 'v1' }));")
+        let (library, pipeline) = library()
+        await library.loadAll()
+        try write("tag.js", "AV.Cloud.onIMMessageReceived(() => ({ content: 'v2' })\n  oops(;")
+        let error = try #require(await library.reload("tag.js"))
+        #expect(error.file == "tag.js")
+        #expect(error.line == 2)
+        #expect(await pipeline.run(MessageReceivedRequest.sample()).request.content == "v1")
+        #expect(library.status["tag"]?.error == error)
+        #expect(library.status["tag"]?.activeVersion != nil)
+
+        try write("tag.js", "AV.Cloud.onIMMessageReceived(() => ({ content: 'v3' }));")
+        #expect(await library.reload("tag.js") == nil)
+        #expect(await pipeline.run(MessageReceivedRequest.sample()).request.content == "v3")
+        #expect(library.status["tag"]?.error == nil)
+    }
+
+    @Test func deletingAFileRemovesItsHandlers() async throws {
+        try write("gone.js", "AV.Cloud.onIMMessageReceived(() => ({ drop: true }));")
+        let (library, pipeline) = library()
+        await library.loadAll()
+        #expect(await pipeline.run(MessageReceivedRequest.sample()).isStopped)
+        try FileManager.default.removeItem(atPath: directory + "/gone.js")
+        await library.reload("gone.js")
+        #expect(!(await pipeline.run(MessageReceivedRequest.sample())).isStopped)
+        #expect(library.status["gone"] == nil)
+    }
+
+    @Test func theWatcherReloadsAChangedFile() async throws {
+        try write("live.js", "AV.Cloud.onIMMessageReceived(() => ({ content: 'before' }));")
+        let (library, pipeline) = library()
+        await library.loadAll()
+        let watching = Task { try await library.watch() }
+        defer { watching.cancel() }
+        try await Task.sleep(for: .milliseconds(100))
+        try write("live.js", "AV.Cloud.onIMMessageReceived(() => ({ content: 'after' }));")
+        let deadline = ContinuousClock.now + .seconds(5)
+        var content = ""
+        while ContinuousClock.now < deadline {
+            content = await pipeline.run(MessageReceivedRequest.sample()).request.content
+            if content == "after" { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(content == "after")
+    }
+
+    @Test(arguments: [FailurePolicy.open, .closed])
+    func anInfiniteLoopIsStoppedWithinItsBudget(policy: FailurePolicy) async throws {
+        try write("spin.js", """
+            AV.Cloud.setHookOptions({ budgetMs: 50, onFailure: '\(policy.rawValue)' });
+            AV.Cloud.onIMMessageReceived(() => { while (true) {} });
+            """)
+        let (library, pipeline) = library()
+        await library.loadAll()
+        let started = ContinuousClock.now
+        let outcome = await pipeline.run(MessageReceivedRequest.sample())
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(outcome.isStopped == (policy == .closed))
+        #expect(pipeline.metrics.registry.emitToString().contains(#"switchboard_hook_timeouts_total{handler="spin",kind="script",point="_messageReceived"} 1"#))
+        // The worker is free again: the next call gets an answer in time too.
+        _ = await pipeline.run(MessageReceivedRequest.sample())
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test(arguments: [FailurePolicy.open, .closed])
+    func aThrowingScriptFollowsItsFailurePolicy(policy: FailurePolicy) async throws {
+        try write("throws.js", "AV.Cloud.onIMMessageReceived(() => { throw new Error('bad day'); });")
+        var settings = HookSettings()
+        settings.handlers["throws"] = .init(policy: .init(failurePolicy: policy))
+        let (library, pipeline) = library(settings)
+        await library.loadAll()
+        let outcome = await pipeline.run(MessageReceivedRequest.sample())
+        #expect(outcome.isStopped == (policy == .closed))
+        #expect(outcome.stop?.detail == (policy == .closed ? "hook throws failed" : nil))
+    }
+
+    @Test func aScriptPastItsHeapCapIsUnloaded() async throws {
+        try write("hog.js", """
+            const kept = [];
+            AV.Cloud.onIMMessageReceived(() => { for (let i = 0; i < 20000; i++) kept.push({ i, text: 'x'.repeat(64) + i }); return {}; });
+            """)
+        let (library, pipeline) = library(heapCapBytes: 8 << 20)
+        await library.loadAll()
+        for _ in 0..<20 where pipeline.hasHandlers(for: .messageReceived) {
+            _ = await pipeline.run(MessageReceivedRequest.sample())
+        }
+        #expect(!pipeline.hasHandlers(for: .messageReceived))
+        #expect(library.status["hog"]?.error?.message.contains("past the cap") == true)
+    }
+
+    @Test func resultsOfTheWrongShapeAreFailures() async throws {
+        try write("odd.js", "AV.Cloud.onIMMessageReceived(() => ({ code: 'not a number', drop: true }));")
+        var settings = HookSettings()
+        settings.defaultFailurePolicy = .closed
+        let (library, pipeline) = library(settings)
+        await library.loadAll()
+        #expect(await pipeline.run(MessageReceivedRequest.sample()).stop?.failed == true)
+    }
+}
