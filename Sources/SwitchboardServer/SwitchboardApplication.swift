@@ -87,7 +87,8 @@ public struct SwitchboardApplication: Sendable {
             configuration: .init(
                 services: [
                     .init(service: app),
-                    .init(service: scriptService),
+                    // Without a hooks folder there is nothing to watch: its end must not end the server.
+                    .init(service: scriptService, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
                     .init(service: RedeliveryService(core: core, interval: .seconds(config.redeliverySeconds))),
                     .init(service: GoodbyeService(gateway: gateway)),
                 ],
