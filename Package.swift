@@ -90,6 +90,8 @@ let package = Package(
             dependencies: [
                 "SwitchboardServer",
                 "SwitchboardHooks",
+                "SwitchboardJS",
+                "SwitchboardJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -4,7 +4,7 @@ import ArgumentParser
 struct HooksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hooks",
-        abstract: "Inspect the hook handlers.",
-        subcommands: [HooksList.self]
+        abstract: "Inspect, check and try the hook handlers and scripts.",
+        subcommands: [HooksList.self, HooksCheck.self, HooksTest.self]
     )
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SwitchboardHooks
+import SwitchboardJS
 import SwitchboardServer
 
 /// `switchboard hooks list`: the chain of every hook point, in the order it runs.
@@ -16,8 +17,18 @@ struct HooksList: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try ServerConfig.load(explicitPath: config)
-        let hooks = SwitchboardApplication.makeHooks(config: settings, plugins: SwitchboardCommand.plugins, logger: Logger(label: "switchboard"))
+        var logger = Logger(label: "switchboard")
+        logger.logLevel = .critical
+        let hooks = SwitchboardApplication.makeHooks(config: settings, plugins: SwitchboardCommand.plugins, logger: logger)
+        var scriptSettings = settings.scriptSettings
+        scriptSettings.workers = 1
+        let scripts = ScriptLibrary(settings: scriptSettings, pipeline: hooks, logger: logger)
+        let errors = await scripts.loadAll()
         print(Self.render(hooks))
+        if !errors.isEmpty {
+            print("\nscripts that failed to load:")
+            for error in errors { print("  \(error)") }
+        }
     }
 
     /// One block per hook point; a table of its handlers, or "(no handlers)".

@@ -156,7 +156,8 @@ public final class ScriptLibrary: Sendable {
         SHA256.hash(data: Data(source.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
     }
 
-    static func scriptFiles(in directory: String) -> [String] {
+    /// The `.js` files of a folder, in name order.
+    public static func scriptFiles(in directory: String) -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return files.filter { $0.hasSuffix(".js") && !$0.hasPrefix(".") }.sorted()
     }
