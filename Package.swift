@@ -97,6 +97,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "switchboard", dependencies: ["SwitchboardCLI"]),
+        .executableTarget(
+            name: "switchboard-bench",
+            dependencies: [
+                "SwitchboardHooks",
+                "SwitchboardJS",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "SwitchboardTests",
             dependencies: [

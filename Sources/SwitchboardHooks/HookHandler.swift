@@ -11,8 +11,16 @@ public protocol HookHandler: Sendable {
     var failurePolicy: FailurePolicy? { get }
     /// Hook points this handler takes part in.
     var points: Set<HookPoint> { get }
+    /// True for handlers that stop themselves at their budget (scripts, through the
+    /// JavaScript VM's CPU limit, which throw `HookTimeout`); the pipeline then spares them
+    /// its own timer.
+    var enforcesBudget: Bool { get }
 
     func handle<Request: HookRequest>(_ request: Request) async throws -> Request.Result
+}
+
+extension HookHandler {
+    public var enforcesBudget: Bool { false }
 }
 
 /// Runs a `SwitchboardPlugin` as a pipeline handler.

@@ -78,7 +78,9 @@ public final class HookPipeline: Sendable {
             let current = outcome.request
             let started = ContinuousClock.now
             do {
-                let result = try await Budget.run(budget) { try await handler.handle(current) }
+                let result = handler.enforcesBudget
+                    ? try await handler.handle(current)
+                    : try await Budget.run(budget) { try await handler.handle(current) }
                 let next = current.applying(result)
                 outcome.steps.append(.init(handler: handler.name, result: result))
                 if result.stopsChain {

@@ -66,7 +66,8 @@ enum Prelude {
             (e) => { box.state = 'error'; box.json = describeError(e); });
           return box;
         },
-        settled(box) { return box.state === 'pending' ? null : [box.state, box.json === undefined ? 'null' : box.json]; },
+        // [state, result JSON, whether console lines wait to be drained], or null while pending.
+        settled(box) { return box.state === 'pending' ? null : [box.state, box.json === undefined ? 'null' : box.json, logs.length > 0]; },
         drainLogs() { return logs.splice(0, logs.length); },
         hooks() { return arrayFrom(handlers.keys()); },
         options() { return stringify(options); },

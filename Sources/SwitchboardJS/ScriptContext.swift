@@ -13,6 +13,11 @@ final class ScriptContext {
         case timedOut
     }
 
+    /// Whether the last call left console lines to drain.
+    private(set) var hasLogs = false
+    /// Kept by the worker, which measures the heap every so many calls.
+    var callsSinceHeapCheck = 0
+
     /// A call into JavaScript that threw.
     private enum CallFailure: Error {
         case threw(String)
@@ -111,11 +116,13 @@ final class ScriptContext {
             return JSString.string(ref)
         }
         let json = JSString.string(of: JSObjectGetPropertyAtIndex(context, pair, 1, nil), in: context) ?? "null"
+        hasLogs = JSValueToBoolean(context, JSObjectGetPropertyAtIndex(context, pair, 2, nil))
         return state == "ok" ? .value(json) : .failed(json)
     }
 
     /// Console lines written since the last drain: (level, text).
     func drainLogs() -> [(String, String)] {
+        hasLogs = false
         var none: [JSValueRef?] = []
         guard let array = try? call(drainLogsFunction, arguments: &none), let json = JSValueCreateJSONString(context, array, 0, nil) else {
             return []

@@ -11,6 +11,8 @@ final class ScriptHandler: HookHandler {
     let budget: Duration?
     let failurePolicy: FailurePolicy?
     let points: Set<HookPoint>
+    /// The VM's CPU limit stops a call at its budget.
+    let enforcesBudget = true
     let key: ScriptWorker.Key
     private let pool: ScriptPool
     private let afterCall: @Sendable (ScriptWorker.Call, ScriptHandler) -> Void

@@ -134,9 +134,9 @@ public final class ScriptLibrary: Sendable {
 
     private func afterCall(_ call: ScriptWorker.Call, _ handler: ScriptHandler) {
         log(call.logs, script: handler.name)
-        guard call.heapBytes > settings.heapCapBytes else { return }
+        guard let heapBytes = call.heapBytes, heapBytes > settings.heapCapBytes else { return }
         pipeline.unregister(name: handler.name)
-        let failure = ScriptError(file: handler.name + ".js", line: nil, message: "heap grew to \(call.heapBytes) bytes, past the cap of \(settings.heapCapBytes); unloaded")
+        let failure = ScriptError(file: handler.name + ".js", line: nil, message: "heap grew to \(heapBytes) bytes, past the cap of \(settings.heapCapBytes); unloaded")
         statuses.withLock { $0[handler.name] = Status(activeVersion: nil, error: failure) }
         logger.error("hook script unloaded for its memory", metadata: ["script": "\(handler.name)", "error": "\(failure)"])
     }

@@ -14,8 +14,12 @@ final class ScriptWorker: Sendable {
     struct Call: Sendable {
         var outcome: Outcome
         var logs: [(level: String, text: String)]
-        var heapBytes: Int
+        /// Measured on some calls only; nil when not measured.
+        var heapBytes: Int?
     }
+
+    /// Calls between two heap measurements of a script VM.
+    static let heapCheckInterval = 16
 
     enum Outcome: Sendable, Equatable {
         case value(String)
@@ -71,13 +75,20 @@ final class ScriptWorker: Sendable {
         defer { inFlight.subtract(1, ordering: .relaxed) }
         return await run {
             self.contexts.withLock { contexts in
-                guard let context = contexts[key] else { return Call(outcome: .notLoaded, logs: [], heapBytes: 0) }
+                guard let context = contexts[key] else { return Call(outcome: .notLoaded, logs: [], heapBytes: nil) }
                 let outcome: Outcome = switch context.invoke(hook: hook, paramsJSON: paramsJSON) {
                 case .value(let json): .value(json)
                 case .failed(let message): .failed(message)
                 case .timedOut: .timedOut
                 }
-                return Call(outcome: outcome, logs: context.drainLogs(), heapBytes: context.heapSize)
+                // Heap statistics walk the whole heap: look only every so often.
+                let measured = context.callsSinceHeapCheck >= Self.heapCheckInterval
+                if measured { context.callsSinceHeapCheck = 0 } else { context.callsSinceHeapCheck += 1 }
+                return Call(
+                    outcome: outcome,
+                    logs: context.hasLogs ? context.drainLogs() : [],
+                    heapBytes: measured ? context.heapSize : nil
+                )
             }
         }
     }

@@ -117,11 +117,11 @@ import Testing
     @Test func aScriptPastItsHeapCapIsUnloaded() async throws {
         try write("hog.js", """
             const kept = [];
-            AV.Cloud.onIMMessageReceived(() => { for (let i = 0; i < 20000; i++) kept.push({ i, text: 'x'.repeat(64) + i }); return {}; });
+            AV.Cloud.onIMMessageReceived(() => { for (let i = 0; i < 5000; i++) kept.push({ i, text: 'x'.repeat(64) + i }); return {}; });
             """)
         let (library, pipeline) = library(heapCapBytes: 8 << 20)
         await library.loadAll()
-        for _ in 0..<20 where pipeline.hasHandlers(for: .messageReceived) {
+        for _ in 0..<200 where pipeline.hasHandlers(for: .messageReceived) {
             _ = await pipeline.run(MessageReceivedRequest.sample())
         }
         #expect(!pipeline.hasHandlers(for: .messageReceived))

@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+import SwitchboardHooks
+import SwitchboardJS
+
+/// What one message costs at `_messageReceived` with each kind of handler.
+struct HookCostBenchmark {
+    struct Row: Encodable {
+        var name: String
+        var medianMicroseconds: Double
+        var p99Microseconds: Double
+        var calls: Int
+    }
+
+    static let trivialScript = "AV.Cloud.onIMMessageReceived(() => ({}));"
+
+    /// Parses the typed content, checks a field, rewrites the text.
+    static let realisticScript = """
+        const banned = ['darn', 'heck', 'frak'];
+        AV.Cloud.onIMMessageReceived((request) => {
+          const typed = JSON.parse(request.params.content);
+          if (typed._lctype !== -1 || typeof typed._lctext !== 'string') return {};
+          if (typed._lcattrs && typed._lcattrs.internal) return { drop: true, code: 1, detail: 'internal' };
+          let text = typed._lctext;
+          for (const word of banned) text = text.split(word).join('***');
+          if (text === typed._lctext) return {};
+          typed._lctext = text;
+          return { content: JSON.stringify(typed) };
+        });
+        """
+
+    struct PassThrough: SwitchboardPlugin {
+        let name = "pass-through"
+    }
+
+    let calls: Int
+    let logger: Logger
+
+    func run() async throws -> [Row] {
+        let request = MessageReceivedRequest(
+            fromPeer: "alice", convId: "5f0c1b2a3d4e5f6a7b8c9d0e", toPeers: ["bob"], transient: false, bin: false,
+            content: #"{"_lctype":-1,"_lctext":"well darn it, see you at noon","_lcattrs":{"mood":"cheerful"}}"#,
+            receipt: false, timestamp: 1_763_800_000_000, system: false, sourceIP: "127.0.0.1"
+        )
+        var rows: [Row] = []
+        rows.append(try await measure("no handlers", request) { _ in })
+        rows.append(try await measure("pass-through Swift plugin", request) { $0.register(PluginHandler(PassThrough())) })
+        rows.append(try await measure("trivial JavaScript hook", request) { try await Self.loadScript(Self.trivialScript, into: $0, logger: logger) })
+        rows.append(try await measure("realistic JavaScript hook", request) { try await Self.loadScript(Self.realisticScript, into: $0, logger: logger) })
+        return rows
+    }
+
+    private func measure(_ name: String, _ request: MessageReceivedRequest, setUp: (HookPipeline) async throws -> Void) async throws -> Row {
+        let pipeline = HookPipeline(logger: logger)
+        try await setUp(pipeline)
+        for _ in 0..<min(calls, 1000) { _ = await pipeline.run(request) }  // warm up
+        var samples: [Duration] = []
+        samples.reserveCapacity(calls)
+        let clock = ContinuousClock()
+        for _ in 0..<calls {
+            let started = clock.now
+            let outcome = await pipeline.run(request)
+            samples.append(clock.now - started)
+            precondition(!outcome.isStopped, "the benchmark's handlers never drop")
+        }
+        let statistics = Statistics(samples)
+        return Row(name: name, medianMicroseconds: statistics.median.microseconds, p99Microseconds: statistics.p99.microseconds, calls: calls)
+    }
+
+    static func loadScript(_ source: String, into pipeline: HookPipeline, logger: Logger) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try source.write(toFile: directory + "/bench.js", atomically: true, encoding: .utf8)
+        let library = ScriptLibrary(settings: .init(directory: directory), pipeline: pipeline, logger: logger)
+        let errors = await library.loadAll()
+        precondition(errors.isEmpty, "benchmark script failed to load: \(errors)")
+    }
+}

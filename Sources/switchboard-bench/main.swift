@@ -1,0 +1,36 @@
+import Foundation
+import Logging
+
+// switchboard-bench [--smoke] [--json FILE]
+// Prints a table of what hooks cost per message and how fast scripts reload, and writes
+// the same figures as JSON. Build in release mode for real figures:
+//   swift run -c release switchboard-bench --json bench.json
+let arguments = CommandLine.arguments.dropFirst()
+let smoke = arguments.contains("--smoke")
+let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+var logger = Logger(label: "switchboard-bench")
+logger.logLevel = .critical
+
+struct Report: Encodable {
+    var smoke: Bool
+    var hookCost: [HookCostBenchmark.Row]
+    var reload: ReloadBenchmark.Row
+}
+
+let hookCost = try await HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger).run()
+let reload = try await ReloadBenchmark(reloads: smoke ? 3 : 50, logger: logger).run()
+
+print("Hook cost per message at _messageReceived (\(hookCost.first?.calls ?? 0) calls each)")
+print("  handler                        median µs    p99 µs")
+for row in hookCost {
+    print("  " + row.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+        + String(format: "%10.2f%10.2f", row.medianMicroseconds, row.p99Microseconds))
+}
+print(String(format: "Script reload, write to serving (%d reloads): median %.1f ms, p99 %.1f ms", reload.reloads, reload.medianMilliseconds, reload.p99Milliseconds))
+
+if let jsonPath {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(Report(smoke: smoke, hookCost: hookCost, reload: reload)).write(to: URL(fileURLWithPath: jsonPath))
+    print("wrote \(jsonPath)")
+}
