@@ -53,25 +53,31 @@ enum Prelude {
       Object.defineProperty(global, 'AV', { value: Object.freeze({ Cloud: Object.freeze(Cloud) }), enumerable: false, configurable: false, writable: false });
 
       const host = Object.freeze({
-        // Starts a hook call; the returned box settles as microtasks run.
+        // Calls a hook. A result that is not a Promise comes back at once, encoded as a
+        // string: 'o' (ok) or 'e' (error), then '1' if console lines wait, then the result
+        // JSON or the error text. A Promise comes back as a box for settled() to read once
+        // microtasks have run.
         invoke(name, paramsJSON) {
-          const box = { state: 'pending', json: undefined };
           const fn = handlers.get(name);
-          if (!fn) { box.state = 'ok'; box.json = '{}'; return box; }
-          const request = { params: parse(paramsJSON) };
+          if (!fn) return encode('o', '{}');
           let result;
-          try { result = fn(request); } catch (e) { box.state = 'error'; box.json = describeError(e); return box; }
-          resolve(result).then(
-            (value) => { box.state = 'ok'; box.json = stringify(value === undefined ? {} : value); },
-            (e) => { box.state = 'error'; box.json = describeError(e); });
+          try { result = fn({ params: parse(paramsJSON) }); } catch (e) { return encode('e', describeError(e)); }
+          if (result === null || (typeof result !== 'object' && typeof result !== 'function') || typeof result.then !== 'function') {
+            return settle(result);
+          }
+          const box = { done: null };
+          resolve(result).then((value) => { box.done = settle(value); }, (e) => { box.done = encode('e', describeError(e)); });
           return box;
         },
-        // [state, result JSON, whether console lines wait to be drained], or null while pending.
-        settled(box) { return box.state === 'pending' ? null : [box.state, box.json === undefined ? 'null' : box.json, logs.length > 0]; },
+        settled(box) { return box.done; },
         drainLogs() { return logs.splice(0, logs.length); },
         hooks() { return arrayFrom(handlers.keys()); },
         options() { return stringify(options); },
       });
+      function encode(state, text) { return state + (logs.length > 0 ? '1' : '0') + text; }
+      function settle(value) {
+        try { return encode('o', stringify(value === undefined ? {} : value)); } catch (e) { return encode('e', describeError(e)); }
+      }
       function describeError(e) {
         if (e instanceof Error) return String(e.message || e) + (e.stack ? '\n' + e.stack : '');
         return describe(e);

@@ -17,6 +17,8 @@ final class ScriptContext {
     private(set) var hasLogs = false
     /// Kept by the worker, which measures the heap every so many calls.
     var callsSinceHeapCheck = 0
+    /// The CPU time each entry into JavaScript may take.
+    private(set) var budget: Duration = .zero
 
     /// A call into JavaScript that threw.
     private enum CallFailure: Error {
@@ -42,6 +44,7 @@ final class ScriptContext {
     /// Loads `source` after the prelude. Throws with the script's file and line.
     init(source: String, file: String, budget: Duration) throws(ScriptError) {
         self.file = file
+        JavaScriptCoreOptions.applied
         let group = JSContextGroupCreate()!
         let context = JSGlobalContextCreateInGroup(group, nil)!
         self.group = group
@@ -70,6 +73,7 @@ final class ScriptContext {
 
     /// Caps the CPU time of each entry into this script's JavaScript.
     func setBudget(_ budget: Duration) {
+        self.budget = budget
         let seconds = Double(budget.components.seconds) + Double(budget.components.attoseconds) / 1e18
         JSContextGroupSetExecutionTimeLimit(group, max(seconds, 0.001), { _, _ in true }, nil)
     }
@@ -104,20 +108,23 @@ final class ScriptContext {
         } catch {
             return .failed("\(error)")
         }
-        // Leaving the call above ran the microtask queue, so a Promise that can settle has.
+        if JSValueIsString(context, box) { return decode(box) }
+        // A Promise: leaving the call above ran the microtask queue, so one that can settle has.
         var arguments: [JSValueRef?] = [box]
-        guard let settled = try? call(settledFunction, arguments: &arguments), !JSValueIsNull(context, settled),
-              let pair = JSValueToObject(context, settled, nil)
-        else {
+        guard let settled = try? call(settledFunction, arguments: &arguments), JSValueIsString(context, settled) else {
             return .failed("the hook returned a Promise that never settled")
         }
-        let state = JSValueToStringCopy(context, JSObjectGetPropertyAtIndex(context, pair, 0, nil), nil).map { ref in
-            defer { JSStringRelease(ref) }
-            return JSString.string(ref)
-        }
-        let json = JSString.string(of: JSObjectGetPropertyAtIndex(context, pair, 1, nil), in: context) ?? "null"
-        hasLogs = JSValueToBoolean(context, JSObjectGetPropertyAtIndex(context, pair, 2, nil))
-        return state == "ok" ? .value(json) : .failed(json)
+        return decode(settled)
+    }
+
+    /// Reads the prelude's encoding: 'o' or 'e', '1' if console lines wait, then the text.
+    private func decode(_ value: JSValueRef) -> Outcome {
+        let text = JSString.string(of: value, in: context) ?? "e0unreadable result"
+        var characters = text.makeIterator()
+        let state = characters.next()
+        hasLogs = characters.next() == "1"
+        let payload = String(text.dropFirst(2))
+        return state == "o" ? .value(payload) : .failed(payload)
     }
 
     /// Console lines written since the last drain: (level, text).

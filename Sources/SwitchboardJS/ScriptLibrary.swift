@@ -15,11 +15,18 @@ public final class ScriptLibrary: Sendable {
         public var workers: Int
         /// A script whose VM grows past this many bytes is unloaded.
         public var heapCapBytes: Int
+        /// How long past its budget a call may run before its caller stops waiting: the CPU
+        /// limit cannot interrupt some native work until it returns.
+        public var overrunGrace: Duration
 
-        public init(directory: String, workers: Int = ProcessInfo.processInfo.activeProcessorCount, heapCapBytes: Int = 64 << 20) {
+        public init(
+            directory: String, workers: Int = ProcessInfo.processInfo.activeProcessorCount, heapCapBytes: Int = 64 << 20,
+            overrunGrace: Duration = .seconds(1)
+        ) {
             self.directory = directory
             self.workers = workers
             self.heapCapBytes = heapCapBytes
+            self.overrunGrace = overrunGrace
         }
     }
 
@@ -42,7 +49,13 @@ public final class ScriptLibrary: Sendable {
     public init(settings: Settings, pipeline: HookPipeline, logger: Logger) {
         self.settings = settings
         self.pipeline = pipeline
-        self.pool = ScriptPool(size: settings.workers)
+        let abandoned = pipeline.metrics.registry.makeCounter(name: "switchboard_script_calls_abandoned_total")
+        self.pool = ScriptPool(size: settings.workers, overrunGrace: settings.overrunGrace) { worker, callers in
+            abandoned.increment(by: Int64(callers))
+            logger.error("a hook call ran past its budget and could not be stopped; its callers go on without it", metadata: [
+                "worker": "\(worker)", "callers": "\(callers)",
+            ])
+        }
         self.logger = logger
     }
 

@@ -2,9 +2,26 @@
 /// can run on as many threads as there are workers.
 final class ScriptPool: Sendable {
     private let workers: [ScriptWorker]
+    private let overdueCheck: Task<Void, Never>
 
-    init(size: Int) {
-        workers = (0..<max(size, 1)).map(ScriptWorker.init(index:))
+    /// `onAbandon(worker, callers)` hears when a worker's callers were let go because its
+    /// running call overran its budget by more than `overrunGrace`.
+    init(size: Int, overrunGrace: Duration, onAbandon: @escaping @Sendable (Int, Int) -> Void) {
+        let workers = (0..<max(size, 1)).map { ScriptWorker(index: $0, overrunGrace: overrunGrace) }
+        self.workers = workers
+        let interval = min(overrunGrace / 4, .milliseconds(100))
+        overdueCheck = Task {
+            while (try? await Task.sleep(for: interval)) != nil {
+                for worker in workers {
+                    let abandoned = worker.abandonIfOverdue()
+                    if abandoned > 0 { onAbandon(worker.index, abandoned) }
+                }
+            }
+        }
+    }
+
+    deinit {
+        overdueCheck.cancel()
     }
 
     var size: Int { workers.count }
@@ -38,9 +55,13 @@ final class ScriptPool: Sendable {
         for worker in workers { await worker.setBudget(key, budget) }
     }
 
-    /// Runs a call on the least busy worker.
+    /// Runs a call on the least busy worker that is not stalled (any worker if all are).
     func invoke(_ key: ScriptWorker.Key, hook: String, paramsJSON: String) async -> ScriptWorker.Call {
-        let worker = workers.min { $0.load < $1.load } ?? workers[0]
+        var chosen: ScriptWorker?
+        for worker in workers where !worker.isStalled && worker.load < (chosen?.load ?? .max) {
+            chosen = worker
+        }
+        let worker = chosen ?? workers.min { $0.load < $1.load } ?? workers[0]
         return await worker.invoke(key, hook: hook, paramsJSON: paramsJSON)
     }
 

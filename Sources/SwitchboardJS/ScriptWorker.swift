@@ -34,14 +34,26 @@ final class ScriptWorker: Sendable {
     /// that the contexts (not Sendable themselves) stay on this worker.
     private let contexts = Mutex<[Key: ScriptContext]>([:])
     private let inFlight = Atomic<Int>(0)
+    /// How long past its budget a call may run before its caller stops waiting for it.
+    private let overrunGrace: Duration
+    /// Callers waiting for their calls, by call number; whoever removes a caller answers it.
+    private let waiting = Mutex<(next: UInt64, callers: [UInt64: CheckedContinuation<Call, Never>])>((0, [:]))
+    /// When the running call counts as stuck, in uptime nanoseconds; 0 while idle.
+    private let overdueAt = Atomic<UInt64>(0)
+    private let stalled = Atomic<Bool>(false)
 
-    init(index: Int) {
+    init(index: Int, overrunGrace: Duration) {
         self.index = index
+        self.overrunGrace = overrunGrace
         queue = DispatchQueue(label: "switchboard.js.worker.\(index)")
     }
 
     /// Calls waiting or running here: the pool sends work to the least busy worker.
     var load: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Whether a call overran so far that its callers were let go; the pool sends work
+    /// elsewhere until that call returns.
+    var isStalled: Bool { stalled.load(ordering: .relaxed) }
 
     /// Loads a script version into a fresh VM on this worker.
     func load(_ key: Key, source: String, file: String, budget: Duration) async throws(ScriptError) -> LoadReport {
@@ -70,27 +82,73 @@ final class ScriptWorker: Sendable {
         await run { self.contexts.withLock { _ = $0[key]?.setBudget(budget) } }
     }
 
+    /// Runs a hook call. Answers `.timedOut` without waiting any longer if the worker is
+    /// stuck in an earlier call (see `abandonIfOverdue`).
     func invoke(_ key: Key, hook: String, paramsJSON: String) async -> Call {
         inFlight.add(1, ordering: .relaxed)
         defer { inFlight.subtract(1, ordering: .relaxed) }
-        return await run {
-            self.contexts.withLock { contexts in
-                guard let context = contexts[key] else { return Call(outcome: .notLoaded, logs: [], heapBytes: nil) }
-                let outcome: Outcome = switch context.invoke(hook: hook, paramsJSON: paramsJSON) {
-                case .value(let json): .value(json)
-                case .failed(let message): .failed(message)
-                case .timedOut: .timedOut
-                }
-                // Heap statistics walk the whole heap: look only every so often.
-                let measured = context.callsSinceHeapCheck >= Self.heapCheckInterval
-                if measured { context.callsSinceHeapCheck = 0 } else { context.callsSinceHeapCheck += 1 }
-                return Call(
-                    outcome: outcome,
-                    logs: context.hasLogs ? context.drainLogs() : [],
-                    heapBytes: measured ? context.heapSize : nil
-                )
+        return await withCheckedContinuation { continuation in
+            let number = waiting.withLock { waiting in
+                waiting.next += 1
+                waiting.callers[waiting.next] = continuation
+                return waiting.next
+            }
+            queue.async {
+                // A caller let go while its call was queued no longer wants it run.
+                guard self.waiting.withLock({ $0.callers[number] != nil }) else { return }
+                let call = self.call(key, hook: hook, paramsJSON: paramsJSON)
+                self.waiting.withLock { $0.callers.removeValue(forKey: number) }?.resume(returning: call)
             }
         }
+    }
+
+    private func call(_ key: Key, hook: String, paramsJSON: String) -> Call {
+        contexts.withLock { contexts in
+            guard let context = contexts[key] else { return Call(outcome: .notLoaded, logs: [], heapBytes: nil) }
+            overdueAt.store(Self.uptime + Self.nanoseconds(context.budget + overrunGrace), ordering: .relaxed)
+            defer {
+                overdueAt.store(0, ordering: .sequentiallyConsistent)
+                stalled.store(false, ordering: .sequentiallyConsistent)
+            }
+            let outcome: Outcome = switch context.invoke(hook: hook, paramsJSON: paramsJSON) {
+            case .value(let json): .value(json)
+            case .failed(let message): .failed(message)
+            case .timedOut: .timedOut
+            }
+            // Heap statistics walk the whole heap: look only every so often.
+            let measured = context.callsSinceHeapCheck >= Self.heapCheckInterval
+            if measured { context.callsSinceHeapCheck = 0 } else { context.callsSinceHeapCheck += 1 }
+            return Call(
+                outcome: outcome,
+                logs: context.hasLogs ? context.drainLogs() : [],
+                heapBytes: measured ? context.heapSize : nil
+            )
+        }
+    }
+
+    /// JavaScriptCore cannot stop some native work (sorting a huge typed array, say) until
+    /// it returns, so a call can run far past its CPU limit. Once the running call is past its
+    /// budget plus the grace, every caller waiting on this worker is answered `.timedOut`
+    /// and the worker marked stalled. Returns how many callers were let go.
+    func abandonIfOverdue() -> Int {
+        let deadline = overdueAt.load(ordering: .relaxed)
+        guard deadline != 0, Self.uptime > deadline else { return 0 }
+        let callers = waiting.withLock { waiting in
+            defer { waiting.callers.removeAll() }
+            return Array(waiting.callers.values)
+        }
+        guard !callers.isEmpty else { return 0 }
+        stalled.store(true, ordering: .sequentiallyConsistent)
+        // The call may have returned meanwhile; then nothing would clear the mark.
+        if overdueAt.load(ordering: .sequentiallyConsistent) == 0 { stalled.store(false, ordering: .sequentiallyConsistent) }
+        for caller in callers { caller.resume(returning: Call(outcome: .timedOut, logs: [], heapBytes: nil)) }
+        return callers.count
+    }
+
+    private static var uptime: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Drops a script version's VM, after every call queued before this one.

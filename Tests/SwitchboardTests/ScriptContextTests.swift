@@ -36,9 +36,7 @@ import Testing
             AV.Cloud.onIMMessageReceived((request) => { if (request.params.spin) { while (true) {} } return {}; });
             AV.Cloud.onIMMessageSent(async () => { await null; while (true) {} });
             """, budget: .milliseconds(50))
-        let started = ContinuousClock.now
         #expect(script.invoke(hook: "_messageReceived", paramsJSON: #"{"spin":true}"#) == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(2))
         #expect(script.invoke(hook: "_messageReceived", paramsJSON: #"{"spin":false}"#) == .value("{}"))
         let microtask = script.invoke(hook: "_messageSent", paramsJSON: "{}")
         #expect(microtask == .timedOut || microtask == .failed("the hook returned a Promise that never settled"))

@@ -58,3 +58,12 @@ extension MessageReceivedRequest {
         )
     }
 }
+
+extension MessageSentNotification {
+    static func sample() -> MessageSentNotification {
+        MessageSentNotification(
+            fromPeer: "alice", convId: "c1", msgId: "m1", onlinePeers: ["bob"], offlinePeers: [], transient: false,
+            system: false, bin: false, content: "hello", receipt: false, timestamp: 1, sourceIP: "127.0.0.1"
+        )
+    }
+}
