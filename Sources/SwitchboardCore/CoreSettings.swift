@@ -20,6 +20,12 @@ public struct CoreSettings: Sendable {
     public var maxTemporaryConversationTTL: Int32
     /// Most members a conversation may have.
     public var maxMembers: Int
+    /// Whether senders may edit (`patch/modify`) and recall their messages.
+    public var editingAllowed: Bool
+    public var recallAllowed: Bool
+    /// How long after sending a message may still be edited or recalled (seconds); nil for
+    /// no limit.
+    public var editWindow: Int64?
 
     public init(
         appID: String,
@@ -32,7 +38,10 @@ public struct CoreSettings: Sendable {
         deliveryBatch: Int = 500,
         temporaryConversationTTL: Int32 = 86_400,
         maxTemporaryConversationTTL: Int32 = 30 * 86_400,
-        maxMembers: Int = 500
+        maxMembers: Int = 500,
+        editingAllowed: Bool = true,
+        recallAllowed: Bool = true,
+        editWindow: Int64? = nil
     ) {
         self.appID = appID
         self.masterKey = masterKey
@@ -45,5 +54,8 @@ public struct CoreSettings: Sendable {
         self.temporaryConversationTTL = temporaryConversationTTL
         self.maxTemporaryConversationTTL = maxTemporaryConversationTTL
         self.maxMembers = maxMembers
+        self.editingAllowed = editingAllowed
+        self.recallAllowed = recallAllowed
+        self.editWindow = editWindow
     }
 }

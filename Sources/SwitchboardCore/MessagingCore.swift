@@ -11,6 +11,7 @@ public final class MessagingCore: Sendable {
     private let conversations: ConversationCommands
     private let messages: MessageCommands
     private let history: HistoryCommands
+    private let patches: PatchCommands
     private let delivery: Delivery
     private let clientHooks: ClientHooks
 
@@ -25,7 +26,9 @@ public final class MessagingCore: Sendable {
         clientHooks = ClientHooks(pipeline: hooks)
         sessions = SessionCommands(context: context, tokens: SessionTokens(), delivery: delivery, hooks: clientHooks)
         conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence), hooks: ConversationHooks(pipeline: hooks))
-        messages = MessageCommands(context: context, delivery: delivery, hooks: MessageHooks(pipeline: hooks), push: push)
+        let messageHooks = MessageHooks(pipeline: hooks)
+        messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push)
+        patches = PatchCommands(context: context, hooks: messageHooks)
         history = HistoryCommands(context: context)
     }
 
@@ -99,6 +102,7 @@ public final class MessagingCore: Sendable {
         case (.conv, .count): return try await conversations.count(request)
         case (.direct, _): return try await messages.send(request, from: clientID, on: connection)
         case (.ack, _): return try await messages.acknowledge(request, from: clientID)
+        case (.patch, .modify): return try await patches.modify(request, from: clientID, on: connection)
         case (.logs, _): return try await history.query(request, from: clientID)
         case (.read, _):
             // Read positions and read receipts are not kept yet; the SDKs send `read`

@@ -27,6 +27,10 @@ public struct ServerConfig: Sendable, Equatable {
     public var maxHistoryLimit = 1000
     public var maxMembers = 500
     public var temporaryConversationTTLSeconds: Int32 = 86_400
+    public var editingAllowed = true
+    public var recallAllowed = true
+    /// Seconds after sending during which a message may be edited or recalled; 0 for always.
+    public var editWindowSeconds: Int64 = 0
     public var logLevel = "info"
     /// Budgets, failure policies and per-handler overrides of the hook pipeline.
     public var hooks = HookSettings()
@@ -55,7 +59,10 @@ public struct ServerConfig: Sendable, Equatable {
             maxHistoryLimit: maxHistoryLimit,
             redeliveryInterval: redeliverySeconds,
             temporaryConversationTTL: temporaryConversationTTLSeconds,
-            maxMembers: maxMembers
+            maxMembers: maxMembers,
+            editingAllowed: editingAllowed,
+            recallAllowed: recallAllowed,
+            editWindow: editWindowSeconds > 0 ? editWindowSeconds : nil
         )
     }
 
@@ -125,11 +132,18 @@ struct ConfigFile: Decodable {
         var temporaryConversationTTLSeconds: Int32?
     }
 
+    struct Messages: Decodable {
+        var edit: Bool?
+        var recall: Bool?
+        var editWindowSeconds: Int64?
+    }
+
     var server: Server?
     var app: App?
     var storage: Storage?
     var hooks: Hooks?
     var limits: Limits?
+    var messages: Messages?
 
     func applied(to base: ServerConfig) throws -> ServerConfig {
         var config = base
@@ -166,6 +180,9 @@ struct ConfigFile: Decodable {
         config.maxHistoryLimit = limits?.maxHistoryLimit ?? config.maxHistoryLimit
         config.maxMembers = limits?.maxMembers ?? config.maxMembers
         config.temporaryConversationTTLSeconds = limits?.temporaryConversationTTLSeconds ?? config.temporaryConversationTTLSeconds
+        config.editingAllowed = messages?.edit ?? config.editingAllowed
+        config.recallAllowed = messages?.recall ?? config.recallAllowed
+        config.editWindowSeconds = messages?.editWindowSeconds ?? config.editWindowSeconds
         return config
     }
 }

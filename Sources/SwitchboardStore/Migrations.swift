@@ -49,6 +49,9 @@ enum Migrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2: find edited and recalled messages") { db in
+            try db.execute(sql: "CREATE INDEX message_by_patch_time ON message(patch_timestamp) WHERE patch_timestamp IS NOT NULL")
+        }
         return migrator
     }
 }

@@ -42,6 +42,14 @@ enum RowMapping {
         )
     }
 
+    /// The `text` and `bytes` columns of a message's content; one of them is null.
+    static func columns(_ content: MessageContent) -> (text: String?, bytes: Data?) {
+        switch content {
+        case .text(let value): (value, nil)
+        case .binary(let value): (nil, Data(value))
+        }
+    }
+
     static func json(_ strings: [String]) -> String {
         JSONValue.array(strings.map(JSONValue.string)).jsonString
     }

@@ -80,12 +80,7 @@ public final class SQLiteStore: MessageStore {
 
     public func append(_ message: Message, queueFor recipients: [String]) async throws {
         try await pool.write { db in
-            var text: String?
-            var bytes: Data?
-            switch message.content {
-            case .text(let value): text = value
-            case .binary(let value): bytes = Data(value)
-            }
+            let (text, bytes) = RowMapping.columns(message.content)
             try db.execute(
                 sql: """
                     INSERT INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids, patch_timestamp, wants_receipt)
@@ -114,6 +109,37 @@ public final class SQLiteStore: MessageStore {
     public func message(id: String) async throws -> Message? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM message WHERE id = ?", arguments: [id]).map(RowMapping.message)
+        }
+    }
+
+    public func updateMessage(_ message: Message) async throws {
+        try await pool.write { db in
+            let (text, bytes) = RowMapping.columns(message.content)
+            try db.execute(
+                sql: """
+                    UPDATE message SET text = ?, bytes = ?, lctype = ?, mention_all = ?, mention_pids = ?, patch_timestamp = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    text, bytes, message.content.typedMessageType, message.mentionAll, RowMapping.json(message.mentionPids),
+                    message.patchTimestamp, message.id,
+                ]
+            )
+        }
+    }
+
+    public func patchedMessages(visibleTo clientID: String, since: Int64, limit: Int) async throws -> [Message] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT message.* FROM message
+                    JOIN conversation_member ON conversation_member.conversation_id = message.conversation_id
+                    WHERE conversation_member.client_id = ? AND message.patch_timestamp > ?
+                    ORDER BY message.patch_timestamp LIMIT ?
+                    """,
+                arguments: [clientID, since, limit]
+            ).map(RowMapping.message)
         }
     }
 

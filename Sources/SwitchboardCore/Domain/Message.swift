@@ -51,4 +51,7 @@ public struct Message: Sendable, Equatable {
         self.patchTimestamp = patchTimestamp
         self.wantsReceipt = wantsReceipt
     }
+
+    /// Recalled messages keep their id and time; their content becomes type -127.
+    public var isRecalled: Bool { content.typedMessageType == -127 }
 }

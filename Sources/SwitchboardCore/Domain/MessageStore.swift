@@ -17,6 +17,11 @@ public protocol MessageStore: Sendable {
     /// Stores the message and queues it for each of `recipients` until they acknowledge it.
     func append(_ message: Message, queueFor recipients: [String]) async throws
     func message(id: String) async throws -> Message?
+    /// Replaces a stored message's content, mentions and patch time (an edit or recall).
+    func updateMessage(_ message: Message) async throws
+    /// Messages changed after `since` (their patch time) in conversations `clientID` is a
+    /// member of, oldest change first.
+    func patchedMessages(visibleTo clientID: String, since: Int64, limit: Int) async throws -> [Message]
     func history(_ query: HistoryQuery) async throws -> [Message]
     /// Messages queued for a client, unacknowledged and last delivered before `cutoff`,
     /// oldest first; they are marked delivered at `now`.

@@ -40,6 +40,13 @@ struct Delivery: Sendable {
         }
     }
 
+    /// Sends the edits and recalls made since `since` in `clientID`'s conversations.
+    func sendPatches(to clientID: String, on connection: Connection, since: Int64) async throws {
+        let changed = try await context.store.patchedMessages(visibleTo: clientID, since: since, limit: context.settings.deliveryBatch)
+        guard !changed.isEmpty else { return }
+        connection.outbox.send(PatchNotices.notice(changed.map { PatchNotices.item(for: $0) }, to: clientID))
+    }
+
     static func directCommand(for message: Message, conversation: Conversation, offline: Bool, transient: Bool) -> GenericCommand {
         var direct = DirectCommand()
         direct.id = message.id

@@ -50,7 +50,7 @@ struct MessageCommands: Sendable {
         reply.ackMessage.t = message.timestamp
         connection.outbox.send(reply)
         if let patch = decided.patch {
-            connection.outbox.send(Self.patchNotice(for: message, code: patch.code, reason: patch.detail))
+            connection.outbox.send(PatchNotices.notice([PatchNotices.item(for: message, code: patch.code, reason: patch.detail)], to: clientID))
         }
         delivery.deliver(message, to: decided.recipients, conversation: conversation, except: connection.id, transient: transient)
 
@@ -66,28 +66,6 @@ struct MessageCommands: Sendable {
             }
         }
         return nil
-    }
-
-    /// Tells the sender that the system changed its message (`patch/modified`).
-    static func patchNotice(for message: Message, code: Int32, reason: String) -> GenericCommand {
-        var item = PatchItem()
-        item.cid = message.conversationID
-        item.mid = message.id
-        item.timestamp = message.timestamp
-        item.from = message.from
-        switch message.content {
-        case .text(let text): item.data = text
-        case .binary(let bytes): item.binaryMsg = Data(bytes)
-        }
-        item.patchTimestamp = message.timestamp
-        item.patchCode = Int64(code)
-        item.patchReason = reason
-        if message.mentionAll { item.mentionAll = true }
-        item.mentionPids = message.mentionPids
-        var notice = Replies.notification(.patch, op: .modified, to: message.from)
-        notice.patchMessage.patches = [item]
-        notice.patchMessage.lastPatchTime = message.timestamp
-        return notice
     }
 
     /// A receiving client confirms messages; they are no longer redelivered to it. The JS SDK

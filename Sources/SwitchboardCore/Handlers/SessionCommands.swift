@@ -43,6 +43,9 @@ struct SessionCommands: Sendable {
         connection.outbox.send(reply)
         // Everything missed while offline follows the `opened` reply.
         try await delivery.sendPending(to: clientID, on: [connection], lastDeliveredBefore: .max)
+        if open.lastPatchTime > 0 {
+            try await delivery.sendPatches(to: clientID, on: connection, since: open.lastPatchTime)
+        }
         hooks.online(clientID, session: session, reconnect: open.r)
     }
 

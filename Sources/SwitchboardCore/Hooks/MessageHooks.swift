@@ -1,6 +1,7 @@
 import Foundation
 import SwitchboardHooks
 import SwitchboardJSON
+import SwitchboardWire
 
 /// The message hook points as the core uses them: requests built from domain values,
 /// decisions read back into them.
@@ -24,17 +25,44 @@ struct MessageHooks: Sendable {
             content: content, receipt: message.wantsReceipt, timestamp: message.timestamp, system: false, sourceIP: sourceIP
         )
         let outcome = await pipeline.run(request)
-        if let stop = outcome.stop {
-            throw CommandError(.messageRejectedByApp, detail: stop.detail, appCode: stop.code, appMessage: stop.detail)
+        return try Self.decision(
+            outcome.stop.map { ($0.code, $0.detail) }, outcome.contentPatch, content: outcome.request.content, bin: outcome.request.bin,
+            toPeers: outcome.request.toPeers, message: message, recipients: recipients, rejection: .messageRejectedByApp
+        )
+    }
+
+    /// Runs `_messageUpdate` on an edit or recall whose new state is `edited`; throws 4405
+    /// when a handler rejects it.
+    func update(_ edited: Message, recipients: [String], recall: Bool, sourceIP: String) async throws -> Received {
+        guard pipeline.hasHandlers(for: .messageUpdate) else { return Received(message: edited, recipients: recipients) }
+        let (content, bin) = Self.hookContent(edited.content)
+        let request = MessageUpdateRequest(
+            fromPeer: edited.from, convId: edited.conversationID, toPeers: recipients, bin: bin, content: content,
+            timestamp: edited.timestamp, msgId: edited.id, sourceIP: sourceIP, recall: recall, system: false
+        )
+        let outcome = await pipeline.run(request)
+        return try Self.decision(
+            outcome.stop.map { ($0.code, $0.detail) }, outcome.contentPatch, content: outcome.request.content, bin: outcome.request.bin,
+            toPeers: outcome.request.toPeers, message: edited, recipients: recipients, rejection: .messageUpdateRejectedByApp
+        )
+    }
+
+    /// Reads what the handlers left: a stop becomes `rejection` with the hook's code and
+    /// detail; new content replaces the message's; recipients may narrow, never widen.
+    private static func decision(
+        _ stop: (code: Int32?, detail: String?)?, _ patch: (code: Int32, detail: String)?, content: String, bin: Bool, toPeers: [String],
+        message: Message, recipients: [String], rejection: ErrorCode
+    ) throws -> Received {
+        if let stop {
+            throw CommandError(rejection, detail: stop.detail, appCode: stop.code, appMessage: stop.detail)
         }
         var result = Received(message: message, recipients: recipients)
-        if let patch = outcome.contentPatch {
-            result.message.content = Self.messageContent(outcome.request.content, bin: outcome.request.bin)
+        if let patch {
+            result.message.content = messageContent(content, bin: bin)
             result.patch = patch
         }
-        // Hooks may narrow the recipients, never widen them past the members.
         let allowed = Set(recipients)
-        result.recipients = outcome.request.toPeers.filter(allowed.contains)
+        result.recipients = toPeers.filter(allowed.contains)
         return result
     }
 

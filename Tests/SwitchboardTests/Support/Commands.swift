@@ -132,3 +132,23 @@ extension TestClient {
         try await next(timeout: timeout, "direct message") { $0.cmd == .direct }.directMessage
     }
 }
+
+extension GenericCommand {
+    /// `patch/modify`: an edit to `text`, or a recall.
+    static func patch(
+        cid: String, mid: String, timestamp: Int64, text: String? = nil, recall: Bool = false, mentionPids: [String] = []
+    ) -> GenericCommand {
+        var item = PatchItem()
+        item.cid = cid
+        item.mid = mid
+        item.timestamp = timestamp
+        if recall { item.recall = true }
+        if let text { item.data = text }
+        item.mentionPids = mentionPids
+        var command = GenericCommand()
+        command.cmd = .patch
+        command.op = .modify
+        command.patchMessage.patches = [item]
+        return command
+    }
+}
