@@ -12,6 +12,7 @@ public final class MessagingCore: Sendable {
     private let messages: MessageCommands
     private let history: HistoryCommands
     private let patches: PatchCommands
+    private let receipts: ReceiptCommands
     private let delivery: Delivery
     private let clientHooks: ClientHooks
 
@@ -29,6 +30,7 @@ public final class MessagingCore: Sendable {
         let messageHooks = MessageHooks(pipeline: hooks)
         messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push)
         patches = PatchCommands(context: context, hooks: messageHooks)
+        receipts = ReceiptCommands(context: context)
         history = HistoryCommands(context: context)
     }
 
@@ -101,13 +103,11 @@ public final class MessagingCore: Sendable {
         case (.conv, .query): return try await conversations.query(request, from: clientID)
         case (.conv, .count): return try await conversations.count(request)
         case (.direct, _): return try await messages.send(request, from: clientID, on: connection)
-        case (.ack, _): return try await messages.acknowledge(request, from: clientID)
+        case (.conv, .maxRead): return try await receipts.maxRead(request, from: clientID)
+        case (.ack, _): return try await receipts.acknowledge(request, from: clientID)
         case (.patch, .modify): return try await patches.modify(request, from: clientID, on: connection)
         case (.logs, _): return try await history.query(request, from: clientID)
-        case (.read, _):
-            // Read positions and read receipts are not kept yet; the SDKs send `read`
-            // without expecting a reply, so it is accepted and has no effect.
-            return nil
+        case (.read, _): return try await receipts.read(request, from: clientID)
         default:
             throw CommandError(.unparseableRawMessage, detail: "unsupported command \(request.cmd)/\(request.op)")
         }

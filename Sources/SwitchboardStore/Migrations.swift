@@ -52,6 +52,17 @@ enum Migrations {
         migrator.registerMigration("v2: find edited and recalled messages") { db in
             try db.execute(sql: "CREATE INDEX message_by_patch_time ON message(patch_timestamp) WHERE patch_timestamp IS NOT NULL")
         }
+        migrator.registerMigration("v3: receipt positions") { db in
+            try db.execute(sql: """
+                CREATE TABLE receipt_position (
+                    conversation_id TEXT NOT NULL,
+                    client_id TEXT NOT NULL,
+                    acknowledged_up_to INTEGER NOT NULL DEFAULT 0,
+                    read_up_to INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (conversation_id, client_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

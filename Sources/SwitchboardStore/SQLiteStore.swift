@@ -195,31 +195,69 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
-    public func acknowledge(clientID: String, messageIDs: [String]) async throws {
-        guard !messageIDs.isEmpty else { return }
-        var arguments: StatementArguments = [clientID]
-        _ = arguments.append(contentsOf: StatementArguments(messageIDs))
-        try await pool.write { [arguments] db in
-            try db.execute(
-                sql: """
-                    DELETE FROM inbox WHERE client_id = ?
-                    AND message_seq IN (SELECT seq FROM message WHERE id IN \(Self.placeholders(messageIDs.count)))
-                    """,
-                arguments: arguments
+    public func acknowledge(clientID: String, messageIDs: [String]) async throws -> [Message] {
+        guard !messageIDs.isEmpty else { return [] }
+        return try await acknowledge(
+            clientID: clientID, messagesWhere: "message.id IN \(Self.placeholders(messageIDs.count))", StatementArguments(messageIDs)
+        )
+    }
+
+    public func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message] {
+        try await acknowledge(
+            clientID: clientID, messagesWhere: "message.conversation_id = ? AND message.timestamp BETWEEN ? AND ?",
+            [conversationID, range.lowerBound, range.upperBound]
+        )
+    }
+
+    /// Takes the matching messages off the client's queue and moves its delivered position
+    /// in their conversations past them.
+    private func acknowledge(clientID: String, messagesWhere condition: String, _ arguments: StatementArguments) async throws -> [Message] {
+        try await pool.write { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT message.* FROM inbox JOIN message ON message.seq = inbox.message_seq WHERE inbox.client_id = ? AND \(condition)",
+                arguments: [clientID] + arguments
             )
+            guard !rows.isEmpty else { return [] }
+            let seqs: [Int64] = rows.map { $0["seq"] }
+            try db.execute(
+                sql: "DELETE FROM inbox WHERE client_id = ? AND message_seq IN \(Self.placeholders(seqs.count))",
+                arguments: [clientID] + StatementArguments(seqs)
+            )
+            let messages = rows.map(RowMapping.message)
+            var newest: [String: Int64] = [:]
+            for message in messages { newest[message.conversationID] = max(newest[message.conversationID] ?? 0, message.timestamp) }
+            for (conversationID, timestamp) in newest {
+                try Self.advance(clientID: clientID, in: conversationID, acknowledged: timestamp, read: 0, db)
+            }
+            return messages
         }
     }
 
-    public func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws {
+    public func markRead(clientID: String, conversationID: String, upTo timestamp: Int64) async throws {
         try await pool.write { db in
-            try db.execute(
-                sql: """
-                    DELETE FROM inbox WHERE client_id = ?
-                    AND message_seq IN (SELECT seq FROM message WHERE conversation_id = ? AND timestamp BETWEEN ? AND ?)
-                    """,
-                arguments: [clientID, conversationID, range.lowerBound, range.upperBound]
-            )
+            try Self.advance(clientID: clientID, in: conversationID, acknowledged: timestamp, read: timestamp, db)
         }
+    }
+
+    public func receiptPositions(conversationID: String) async throws -> [ReceiptPosition] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM receipt_position WHERE conversation_id = ?", arguments: [conversationID]).map { row in
+                ReceiptPosition(clientID: row["client_id"], acknowledgedUpTo: row["acknowledged_up_to"], readUpTo: row["read_up_to"])
+            }
+        }
+    }
+
+    private static func advance(clientID: String, in conversationID: String, acknowledged: Int64, read: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO receipt_position (conversation_id, client_id, acknowledged_up_to, read_up_to) VALUES (?, ?, ?, ?)
+                ON CONFLICT DO UPDATE SET
+                    acknowledged_up_to = max(acknowledged_up_to, excluded.acknowledged_up_to),
+                    read_up_to = max(read_up_to, excluded.read_up_to)
+                """,
+            arguments: [conversationID, clientID, acknowledged, read]
+        )
     }
 
     public func lastMessages(conversationIDs: [String]) async throws -> [String: Message] {

@@ -26,9 +26,15 @@ public protocol MessageStore: Sendable {
     /// Messages queued for a client, unacknowledged and last delivered before `cutoff`,
     /// oldest first; they are marked delivered at `now`.
     func messagesToDeliver(to clientID: String, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message]
-    func acknowledge(clientID: String, messageIDs: [String]) async throws
+    /// Takes acknowledged messages off the client's queue and moves its delivered position
+    /// past them; returns the messages that were still queued.
+    func acknowledge(clientID: String, messageIDs: [String]) async throws -> [Message]
     /// Acknowledges a conversation's messages with timestamps in `range`, as SDKs ack in batches.
-    func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws
+    func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message]
+    /// Moves the client's read (and so delivered) position in a conversation up to `timestamp`.
+    func markRead(clientID: String, conversationID: String, upTo timestamp: Int64) async throws
+    /// How far each member has received and read a conversation.
+    func receiptPositions(conversationID: String) async throws -> [ReceiptPosition]
     /// The newest message of each conversation, for query results that show it.
     func lastMessages(conversationIDs: [String]) async throws -> [String: Message]
     /// The greatest message timestamp stored, so the clock can continue past it.

@@ -67,18 +67,4 @@ struct MessageCommands: Sendable {
         }
         return nil
     }
-
-    /// A receiving client confirms messages; they are no longer redelivered to it. The JS SDK
-    /// acks a conversation's time range (`cid`, `fromts`, `tots`); other SDKs name messages
-    /// (`mid`, `ids`). Acks get no reply.
-    func acknowledge(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand? {
-        let ack = request.ackMessage
-        if ack.hasCid, ack.hasFromts, ack.hasTots, ack.fromts <= ack.tots {
-            try await context.store.acknowledge(clientID: clientID, conversationID: ack.cid, timestamps: ack.fromts...ack.tots)
-        }
-        var ids = ack.ids
-        if ack.hasMid { ids.append(ack.mid) }
-        try await context.store.acknowledge(clientID: clientID, messageIDs: ids)
-        return nil
-    }
 }

@@ -63,12 +63,13 @@ extension GenericCommand {
         return command
     }
 
-    static func text(_ text: String, cid: String, transient: Bool = false) -> GenericCommand {
+    static func text(_ text: String, cid: String, transient: Bool = false, receipt: Bool = false) -> GenericCommand {
         var command = GenericCommand()
         command.cmd = .direct
         command.directMessage.cid = cid
         command.directMessage.msg = text
         if transient { command.directMessage.transient = true }
+        if receipt { command.directMessage.r = true }
         return command
     }
 
@@ -149,6 +150,25 @@ extension GenericCommand {
         command.cmd = .patch
         command.op = .modify
         command.patchMessage.patches = [item]
+        return command
+    }
+}
+
+extension GenericCommand {
+    /// `read`: the JS SDK's form, one tuple per conversation.
+    static func read(cid: String, upTo timestamp: Int64) -> GenericCommand {
+        var tuple = ReadTuple()
+        tuple.cid = cid
+        tuple.timestamp = timestamp
+        var command = GenericCommand()
+        command.cmd = .read
+        command.readMessage.convs = [tuple]
+        return command
+    }
+
+    static func maxRead(cid: String, allMembers: Bool = false) -> GenericCommand {
+        var command = GenericCommand.conversation(.maxRead, cid: cid)
+        if allMembers { command.convMessage.queryAllMembers = true }
         return command
     }
 }

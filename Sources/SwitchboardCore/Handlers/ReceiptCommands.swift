@@ -1,0 +1,104 @@
+import SwitchboardWire
+
+/// Delivery and read receipts: acks and `read` move a member's positions; senders who asked
+/// (`r`) hear `rcp` in conversations of up to two members, as on LeanCloud; `conv/max_read`
+/// answers the positions, per member for groups.
+struct ReceiptCommands: Sendable {
+    /// LeanCloud sends receipts only in conversations this small.
+    static let receiptMembersLimit = 2
+
+    let context: CoreContext
+
+    /// A receiving client confirms messages; they are no longer redelivered to it. The JS SDK
+    /// acks a conversation's time range (`cid`, `fromts`, `tots`); other SDKs name messages
+    /// (`mid`, `ids`). Acks get no reply.
+    func acknowledge(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand? {
+        let ack = request.ackMessage
+        var acknowledged: [Message] = []
+        if ack.hasCid, ack.hasFromts, ack.hasTots, ack.fromts <= ack.tots {
+            acknowledged += try await context.store.acknowledge(clientID: clientID, conversationID: ack.cid, timestamps: ack.fromts...ack.tots)
+        }
+        var ids = ack.ids
+        if ack.hasMid { ids.append(ack.mid) }
+        acknowledged += try await context.store.acknowledge(clientID: clientID, messageIDs: ids)
+        try await sendDeliveryReceipts(for: acknowledged.filter { $0.wantsReceipt && $0.from != clientID }, deliveredTo: clientID)
+        return nil
+    }
+
+    /// `read`: the client has read conversations up to a time (the newest message if none is
+    /// given). No reply; the other member of a one-to-one conversation gets a read receipt.
+    func read(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand? {
+        let read = request.readMessage
+        var positions = read.convs.map { ($0.cid, $0.hasTimestamp ? $0.timestamp : nil as Int64?) }
+        positions += (read.cids + (read.hasCid ? [read.cid] : [])).map { ($0, nil) }
+        for (conversationID, timestamp) in positions {
+            guard let conversation = try await context.store.conversation(id: conversationID),
+                  conversation.members.contains(clientID)
+            else { continue }
+            let upTo = timestamp ?? conversation.lastMessageAt ?? ServerClock.wallMilliseconds()
+            try await context.store.markRead(clientID: clientID, conversationID: conversationID, upTo: upTo)
+            guard conversation.members.count <= Self.receiptMembersLimit else { continue }
+            var receipt = RcpCommand()
+            receipt.cid = conversationID
+            receipt.t = upTo
+            receipt.read = true
+            receipt.from = clientID
+            for member in conversation.members where member != clientID {
+                send(receipt, to: member)
+            }
+        }
+        return nil
+    }
+
+    /// `conv/max_read`: the newest timestamps the other members received and read; with
+    /// `queryAllMembers`, each member's.
+    func maxRead(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+        let cid = request.convMessage.cid
+        guard let conversation = try await context.store.conversation(id: cid) else {
+            throw CommandError(.conversationNotFound, detail: "no conversation \(cid)")
+        }
+        guard conversation.members.contains(clientID) else {
+            throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(cid)")
+        }
+        let others = try await context.store.receiptPositions(conversationID: cid).filter {
+            $0.clientID != clientID && conversation.members.contains($0.clientID)
+        }
+        var reply = Replies.reply(to: request, op: .maxRead)
+        reply.convMessage.cid = cid
+        reply.convMessage.maxAckTimestamp = others.map(\.acknowledgedUpTo).max() ?? 0
+        reply.convMessage.maxReadTimestamp = others.map(\.readUpTo).max() ?? 0
+        if request.convMessage.queryAllMembers {
+            reply.convMessage.maxReadTuples = others.map { position in
+                var tuple = MaxReadTuple()
+                tuple.pid = position.clientID
+                tuple.maxAckTimestamp = position.acknowledgedUpTo
+                tuple.maxReadTimestamp = position.readUpTo
+                return tuple
+            }
+        }
+        return reply
+    }
+
+    private func sendDeliveryReceipts(for messages: [Message], deliveredTo clientID: String) async throws {
+        guard !messages.isEmpty else { return }
+        let conversations = try await context.store.conversations(ids: Array(Set(messages.map(\.conversationID))))
+        let small = Set(conversations.filter { $0.members.count <= Self.receiptMembersLimit }.map(\.id))
+        let now = ServerClock.wallMilliseconds()
+        for message in messages where small.contains(message.conversationID) {
+            var receipt = RcpCommand()
+            receipt.id = message.id
+            receipt.cid = message.conversationID
+            receipt.t = now
+            receipt.from = clientID
+            send(receipt, to: message.from)
+        }
+    }
+
+    private func send(_ receipt: RcpCommand, to clientID: String) {
+        var command = Replies.notification(.rcp, to: clientID)
+        command.rcpMessage = receipt
+        for connection in context.presence.connections(of: clientID) {
+            connection.outbox.send(command)
+        }
+    }
+}
