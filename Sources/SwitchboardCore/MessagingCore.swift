@@ -15,6 +15,7 @@ public final class MessagingCore: Sendable {
     private let receipts: ReceiptCommands
     private let delivery: Delivery
     private let clientHooks: ClientHooks
+    private let wills = WillMessages()
 
     /// - Parameters:
     ///   - hooks: the handlers consulted at every hook point.
@@ -25,10 +26,10 @@ public final class MessagingCore: Sendable {
         self.context = context
         self.delivery = delivery
         clientHooks = ClientHooks(pipeline: hooks)
-        sessions = SessionCommands(context: context, tokens: SessionTokens(), delivery: delivery, hooks: clientHooks)
+        sessions = SessionCommands(context: context, tokens: SessionTokens(), delivery: delivery, hooks: clientHooks, wills: wills)
         conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence), hooks: ConversationHooks(pipeline: hooks))
         let messageHooks = MessageHooks(pipeline: hooks)
-        messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push)
+        messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills)
         patches = PatchCommands(context: context, hooks: messageHooks)
         receipts = ReceiptCommands(context: context)
         history = HistoryCommands(context: context)
@@ -64,6 +65,12 @@ public final class MessagingCore: Sendable {
         for (clientID, session) in presence.closeAll(connectionID: connection.id) {
             context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
             clientHooks.offline(clientID, session: session, closeCode: .connectionLost, message: "connection lost")
+            if let will = wills.take(for: clientID, droppedConnection: connection.id) {
+                var message = will.message
+                message.timestamp = context.clock.next()
+                delivery.deliver(message, to: will.recipients, conversation: will.conversation, except: nil, transient: false)
+                context.logger.info("will message delivered", metadata: ["client": "\(clientID)", "conversation": "\(message.conversationID)"])
+            }
         }
     }
 

@@ -7,6 +7,7 @@ struct MessageCommands: Sendable {
     let delivery: Delivery
     let hooks: MessageHooks
     let push: any PushGateway
+    let wills: WillMessages
 
     /// Validates, runs `_messageReceived`, stores, acks, delivers; then tells `_messageSent`
     /// and decides pushes for offline members without delaying anything.
@@ -39,16 +40,16 @@ struct MessageCommands: Sendable {
             arrived, recipients: conversation.members.filter { $0 != clientID }, transient: transient, sourceIP: connection.remoteAddress
         )
         let message = decided.message
+        if direct.will {
+            wills.set(.init(message: message, conversation: conversation, recipients: decided.recipients, connectionID: connection.id), for: clientID)
+            return Replies.ack(message, replyingTo: request)
+        }
         if !direct.transient {
             // Chat rooms keep history but queue nothing: only members online now receive.
             try await context.store.append(message, queueFor: conversation.isTransient ? [] : decided.recipients)
         }
 
-        var reply = Replies.reply(to: request)
-        reply.cmd = .ack
-        reply.ackMessage.uid = message.id
-        reply.ackMessage.t = message.timestamp
-        connection.outbox.send(reply)
+        connection.outbox.send(Replies.ack(message, replyingTo: request))
         if let patch = decided.patch {
             connection.outbox.send(PatchNotices.notice([PatchNotices.item(for: message, code: patch.code, reason: patch.detail)], to: clientID))
         }

@@ -8,6 +8,7 @@ struct SessionCommands: Sendable {
     let tokens: SessionTokens
     let delivery: Delivery
     let hooks: ClientHooks
+    let wills: WillMessages
 
     /// Sends `opened` and then what the client missed itself, so nothing overtakes the reply.
     func open(_ request: GenericCommand, on connection: Connection) async throws {
@@ -50,6 +51,7 @@ struct SessionCommands: Sendable {
     }
 
     func close(_ request: GenericCommand, clientID: String, on connection: Connection) -> GenericCommand {
+        wills.discard(for: clientID)
         if let session = context.presence.close(clientID: clientID, connectionID: connection.id) {
             hooks.offline(clientID, session: session, closeCode: .loggedOut, message: "logged out")
         }

@@ -26,6 +26,15 @@ enum Replies {
         .error(failure.code, detail: failure.detail, appCode: failure.appCode, appMessage: failure.appMessage, replyingTo: request)
     }
 
+    /// A send accepted: the message's id and server timestamp.
+    static func ack(_ message: Message, replyingTo request: GenericCommand) -> GenericCommand {
+        var reply = reply(to: request)
+        reply.cmd = .ack
+        reply.ackMessage.uid = message.id
+        reply.ackMessage.t = message.timestamp
+        return reply
+    }
+
     /// A failed send: an `ack` carrying the error, as the SDKs expect for `direct`.
     static func failedAck(_ failure: CommandError, replyingTo request: GenericCommand) -> GenericCommand {
         var command = reply(to: request)
