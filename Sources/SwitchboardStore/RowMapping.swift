@@ -54,6 +54,12 @@ enum RowMapping {
         JSONValue.array(strings.map(JSONValue.string)).jsonString
     }
 
+    /// A string as JSON: `mention_pids` holds a JSON array, so the quoted id matches whole
+    /// elements only.
+    static func quoted(_ string: String) -> String {
+        JSONValue.string(string).jsonString
+    }
+
     static func json(_ object: [String: JSONValue]) -> String {
         JSONValue.object(object).jsonString
     }

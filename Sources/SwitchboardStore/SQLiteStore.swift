@@ -248,6 +248,30 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
+    public func unreadSummaries(for clientID: String, since: Int64, conversationID: String?) async throws -> [UnreadSummary] {
+        let counts = try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT message.conversation_id AS cid, COUNT(*) AS unread,
+                        MAX(message.mention_all OR instr(message.mention_pids, ?) > 0) AS mentioned
+                    FROM conversation_member
+                    JOIN conversation ON conversation.id = conversation_member.conversation_id AND conversation.last_message_at > ?
+                    JOIN message ON message.conversation_id = conversation_member.conversation_id
+                    LEFT JOIN receipt_position ON receipt_position.conversation_id = conversation_member.conversation_id
+                        AND receipt_position.client_id = conversation_member.client_id
+                    WHERE conversation_member.client_id = ? AND message.sender != ?
+                        AND message.timestamp > COALESCE(receipt_position.read_up_to, 0)
+                        AND (? IS NULL OR conversation_member.conversation_id = ?)
+                    GROUP BY message.conversation_id
+                    """,
+                arguments: [RowMapping.quoted(clientID), since, clientID, clientID, conversationID, conversationID]
+            ).map { row -> (String, Int, Bool) in (row["cid"], row["unread"], row["mentioned"]) }
+        }
+        let last = try await lastMessages(conversationIDs: counts.map { $0.0 })
+        return counts.map { UnreadSummary(conversationID: $0.0, count: $0.1, mentioned: $0.2, lastMessage: last[$0.0]) }
+    }
+
     private static func advance(clientID: String, in conversationID: String, acknowledged: Int64, read: Int64, _ db: Database) throws {
         try db.execute(
             sql: """

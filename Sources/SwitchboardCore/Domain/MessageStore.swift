@@ -33,6 +33,9 @@ public protocol MessageStore: Sendable {
     func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message]
     /// Moves the client's read (and so delivered) position in a conversation up to `timestamp`.
     func markRead(clientID: String, conversationID: String, upTo timestamp: Int64) async throws
+    /// The client's conversations with unread messages and a message newer than `since`;
+    /// only `conversationID` when given.
+    func unreadSummaries(for clientID: String, since: Int64, conversationID: String?) async throws -> [UnreadSummary]
     /// How far each member has received and read a conversation.
     func receiptPositions(conversationID: String) async throws -> [ReceiptPosition]
     /// The newest message of each conversation, for query results that show it.

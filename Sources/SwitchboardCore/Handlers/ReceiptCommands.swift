@@ -37,6 +37,10 @@ struct ReceiptCommands: Sendable {
             else { continue }
             let upTo = timestamp ?? conversation.lastMessageAt ?? ServerClock.wallMilliseconds()
             try await context.store.markRead(clientID: clientID, conversationID: conversationID, upTo: upTo)
+            // Every device of the reader shows the conversation as read.
+            let remaining = try await context.store.unreadSummaries(for: clientID, since: 0, conversationID: conversationID).first
+            let cleared = remaining ?? UnreadSummary(conversationID: conversationID, count: 0, mentioned: false, lastMessage: nil)
+            send(UnreadNotices.notice([cleared], to: clientID), to: clientID)
             guard conversation.members.count <= Self.receiptMembersLimit else { continue }
             var receipt = RcpCommand()
             receipt.cid = conversationID
@@ -97,6 +101,10 @@ struct ReceiptCommands: Sendable {
     private func send(_ receipt: RcpCommand, to clientID: String) {
         var command = Replies.notification(.rcp, to: clientID)
         command.rcpMessage = receipt
+        send(command, to: clientID)
+    }
+
+    private func send(_ command: GenericCommand, to clientID: String) {
         for connection in context.presence.connections(of: clientID) {
             connection.outbox.send(command)
         }

@@ -44,6 +44,10 @@ struct SessionCommands: Sendable {
         connection.outbox.send(reply)
         // Everything missed while offline follows the `opened` reply.
         try await delivery.sendPending(to: clientID, on: [connection], lastDeliveredBefore: .max)
+        let unread = try await context.store.unreadSummaries(for: clientID, since: open.lastUnreadNotifTime, conversationID: nil)
+        if !unread.isEmpty {
+            connection.outbox.send(UnreadNotices.notice(unread, to: clientID))
+        }
         if open.lastPatchTime > 0 {
             try await delivery.sendPatches(to: clientID, on: connection, since: open.lastPatchTime)
         }

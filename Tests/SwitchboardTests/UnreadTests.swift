@@ -1,0 +1,74 @@
+import SwitchboardWire
+import Testing
+
+/// `unread` notifications at login and after `read`.
+@Suite struct UnreadTests {
+    @Test func loginTellsCountsLastMessageAndMentions() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let quiet = try await alice.startConversation(members: ["bob"])
+        let busy = try await alice.startConversation(members: ["bob", "carol"])
+        try await alice.sendText("one", cid: busy)
+        var mention = GenericCommand.text("@bob two", cid: busy)
+        mention.directMessage.mentionPids = ["bob"]
+        _ = try await alice.request(mention)
+        let last = try await alice.sendText("three", cid: busy)
+        try await alice.sendText("hello", cid: quiet)
+
+        let bob = try await server.login("bob")
+        let unread = try await bob.next { $0.cmd == .unread }.unreadMessage
+        #expect(unread.notifTime > 0)
+        let byConversation = Dictionary(uniqueKeysWithValues: unread.convs.map { ($0.cid, $0) })
+        let busyTuple = try #require(byConversation[busy])
+        #expect(busyTuple.unread == 3 && busyTuple.mentioned)
+        #expect(busyTuple.mid == last.uid && busyTuple.data == "three" && busyTuple.from == "alice" && busyTuple.timestamp == last.t)
+        #expect(byConversation[quiet]?.unread == 1 && byConversation[quiet]?.mentioned == false)
+        // carol was not mentioned.
+        let carol = try await server.login("carol")
+        #expect(try await carol.next { $0.cmd == .unread }.unreadMessage.convs.first?.mentioned == false)
+        try await server.stop()
+    }
+
+    @Test func readingClearsTheCountOnEveryDevice() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("read me", cid: cid)
+        let phone = try await server.login("bob")
+        let laptop = try await server.login("bob")
+        _ = try await phone.next { $0.cmd == .unread }
+        _ = try await laptop.next { $0.cmd == .unread }
+
+        phone.send(.read(cid: cid, upTo: sent.t))
+        let cleared = try await laptop.next { $0.cmd == .unread }.unreadMessage.convs
+        #expect(cleared.map(\.cid) == [cid] && cleared.first?.unread == 0)
+
+        // The next login has nothing unread, even from the start of time.
+        let tablet = try await server.connect()
+        #expect(try await tablet.request(.open("bob", appID: server.config.appID)).op == .opened)
+        #expect(try await tablet.collect(for: .milliseconds(200)) { $0.cmd == .unread }.isEmpty)
+        try await server.stop()
+    }
+
+    @Test func onlyConversationsChangedSinceTheLastNotificationAreTold() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let old = try await alice.startConversation(members: ["bob"])
+        try await alice.sendText("old news", cid: old)
+        let bob = try await server.login("bob")
+        let notifTime = try await bob.next { $0.cmd == .unread }.unreadMessage.notifTime
+        bob.close()
+        try await bob.waitUntilClosed()
+
+        let fresh = try await alice.startConversation(members: ["bob", "carol"])
+        try await Task.sleep(for: .milliseconds(5))
+        try await alice.sendText("new", cid: fresh)
+        let again = try await server.connect()
+        var open = GenericCommand.open("bob", appID: server.config.appID)
+        open.sessionMessage.lastUnreadNotifTime = notifTime
+        #expect(try await again.request(open).op == .opened)
+        let unread = try await again.next { $0.cmd == .unread }.unreadMessage
+        #expect(unread.convs.map(\.cid) == [fresh])
+        try await server.stop()
+    }
+}
