@@ -26,6 +26,9 @@ public struct CoreSettings: Sendable {
     /// How long after sending a message may still be edited or recalled (seconds); nil for
     /// no limit.
     public var editWindow: Int64?
+    /// At login a client receives at most this many missed messages per conversation (the
+    /// newest); its unread notification counts them all. nil for no limit.
+    public var offlineMessagesPerConversation: Int?
 
     public init(
         appID: String,
@@ -41,7 +44,8 @@ public struct CoreSettings: Sendable {
         maxMembers: Int = 500,
         editingAllowed: Bool = true,
         recallAllowed: Bool = true,
-        editWindow: Int64? = nil
+        editWindow: Int64? = nil,
+        offlineMessagesPerConversation: Int? = 20
     ) {
         self.appID = appID
         self.masterKey = masterKey
@@ -57,5 +61,6 @@ public struct CoreSettings: Sendable {
         self.editingAllowed = editingAllowed
         self.recallAllowed = recallAllowed
         self.editWindow = editWindow
+        self.offlineMessagesPerConversation = offlineMessagesPerConversation
     }
 }

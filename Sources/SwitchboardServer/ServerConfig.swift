@@ -31,6 +31,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var recallAllowed = true
     /// Seconds after sending during which a message may be edited or recalled; 0 for always.
     public var editWindowSeconds: Int64 = 0
+    /// Missed messages pushed per conversation at login (the newest); 0 for all.
+    public var offlineMessagesPerConversation = 20
     public var logLevel = "info"
     /// Budgets, failure policies and per-handler overrides of the hook pipeline.
     public var hooks = HookSettings()
@@ -62,7 +64,8 @@ public struct ServerConfig: Sendable, Equatable {
             maxMembers: maxMembers,
             editingAllowed: editingAllowed,
             recallAllowed: recallAllowed,
-            editWindow: editWindowSeconds > 0 ? editWindowSeconds : nil
+            editWindow: editWindowSeconds > 0 ? editWindowSeconds : nil,
+            offlineMessagesPerConversation: offlineMessagesPerConversation > 0 ? offlineMessagesPerConversation : nil
         )
     }
 
@@ -136,6 +139,7 @@ struct ConfigFile: Decodable {
         var edit: Bool?
         var recall: Bool?
         var editWindowSeconds: Int64?
+        var offlinePerConversation: Int?
     }
 
     var server: Server?
@@ -183,6 +187,7 @@ struct ConfigFile: Decodable {
         config.editingAllowed = messages?.edit ?? config.editingAllowed
         config.recallAllowed = messages?.recall ?? config.recallAllowed
         config.editWindowSeconds = messages?.editWindowSeconds ?? config.editWindowSeconds
+        config.offlineMessagesPerConversation = messages?.offlinePerConversation ?? config.offlineMessagesPerConversation
         return config
     }
 }

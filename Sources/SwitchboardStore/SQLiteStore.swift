@@ -195,6 +195,24 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
+    public func trimQueue(of clientID: String, keepingPerConversation count: Int) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM inbox WHERE client_id = ? AND message_seq IN (
+                        SELECT seq FROM (
+                            SELECT message.seq AS seq,
+                                ROW_NUMBER() OVER (PARTITION BY message.conversation_id ORDER BY message.seq DESC) AS newness
+                            FROM inbox JOIN message ON message.seq = inbox.message_seq
+                            WHERE inbox.client_id = ?
+                        ) WHERE newness > ?
+                    )
+                    """,
+                arguments: [clientID, clientID, count]
+            )
+        }
+    }
+
     public func acknowledge(clientID: String, messageIDs: [String]) async throws -> [Message] {
         guard !messageIDs.isEmpty else { return [] }
         return try await acknowledge(

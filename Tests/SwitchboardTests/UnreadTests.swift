@@ -71,4 +71,25 @@ import Testing
         #expect(unread.convs.map(\.cid) == [fresh])
         try await server.stop()
     }
+
+    @Test func loginBringsTheNewestTwentyPerConversationAndCountsTheRest() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        var sent: [String] = []
+        for index in 0..<25 { sent.append(try await alice.sendText("m\(index)", cid: cid).uid) }
+
+        for _ in 0..<2 {
+            // Not acknowledged: the second login brings the same twenty, not the older five.
+            let bob = try await server.login("bob")
+            let unread = try await bob.next { $0.cmd == .unread }.unreadMessage.convs
+            #expect(unread.first?.unread == 25)
+            let pushed = try await bob.collect(for: .milliseconds(300)) { $0.cmd == .direct }
+            #expect(pushed.map(\.directMessage.id) == Array(sent.suffix(20)))
+            bob.close()
+            try await bob.waitUntilClosed()
+        }
+        #expect(try await alice.request(.logs(cid: cid, limit: 100)).logsMessage.logs.count == 25)
+        try await server.stop()
+    }
 }

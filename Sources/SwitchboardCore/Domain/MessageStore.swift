@@ -29,6 +29,9 @@ public protocol MessageStore: Sendable {
     /// Takes acknowledged messages off the client's queue and moves its delivered position
     /// past them; returns the messages that were still queued.
     func acknowledge(clientID: String, messageIDs: [String]) async throws -> [Message]
+    /// Leaves at most the newest `count` messages of each conversation in the client's
+    /// queue; the older ones stay in history only.
+    func trimQueue(of clientID: String, keepingPerConversation count: Int) async throws
     /// Acknowledges a conversation's messages with timestamps in `range`, as SDKs ack in batches.
     func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message]
     /// Moves the client's read (and so delivered) position in a conversation up to `timestamp`.

@@ -42,7 +42,10 @@ struct SessionCommands: Sendable {
         reply.sessionMessage.st = tokens.issue(for: clientID, now: now)
         reply.sessionMessage.stTtl = SessionTokens.lifetimeSeconds
         connection.outbox.send(reply)
-        // Everything missed while offline follows the `opened` reply.
+        // What was missed while offline follows the `opened` reply.
+        if let keep = context.settings.offlineMessagesPerConversation {
+            try await context.store.trimQueue(of: clientID, keepingPerConversation: keep)
+        }
         try await delivery.sendPending(to: clientID, on: [connection], lastDeliveredBefore: .max)
         let unread = try await context.store.unreadSummaries(for: clientID, since: open.lastUnreadNotifTime, conversationID: nil)
         if !unread.isEmpty {
