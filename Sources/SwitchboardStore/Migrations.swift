@@ -63,6 +63,13 @@ enum Migrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v4: client tokens against double sends") { db in
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN client_token TEXT;
+                CREATE UNIQUE INDEX message_by_client_token ON message(conversation_id, sender, client_token)
+                    WHERE client_token IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

@@ -38,7 +38,8 @@ enum RowMapping {
             mentionAll: row["mention_all"],
             mentionPids: stringArray(row["mention_pids"]),
             patchTimestamp: row["patch_timestamp"],
-            wantsReceipt: row["wants_receipt"]
+            wantsReceipt: row["wants_receipt"],
+            clientToken: row["client_token"]
         )
     }
 

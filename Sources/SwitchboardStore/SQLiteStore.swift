@@ -78,20 +78,29 @@ public final class SQLiteStore: MessageStore {
 
     // MARK: Messages
 
-    public func append(_ message: Message, queueFor recipients: [String]) async throws {
+    public func append(_ message: Message, queueFor recipients: [String]) async throws -> Message {
         try await pool.write { db in
             let (text, bytes) = RowMapping.columns(message.content)
             try db.execute(
                 sql: """
-                    INSERT INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids, patch_timestamp, wants_receipt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR IGNORE INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids,
+                        patch_timestamp, wants_receipt, client_token)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     message.id, message.conversationID, message.from, text, bytes, message.content.typedMessageType,
                     message.timestamp, message.mentionAll, RowMapping.json(message.mentionPids), message.patchTimestamp,
-                    message.wantsReceipt,
+                    message.wantsReceipt, message.clientToken,
                 ]
             )
+            guard db.changesCount > 0 else {
+                // Only the client token can collide: message ids are random.
+                let stored = try Row.fetchOne(
+                    db, sql: "SELECT * FROM message WHERE conversation_id = ? AND sender = ? AND client_token = ?",
+                    arguments: [message.conversationID, message.from, message.clientToken]
+                )
+                return stored.map(RowMapping.message) ?? message
+            }
             let seq = db.lastInsertedRowID
             for recipient in Set(recipients) {
                 try db.execute(
@@ -103,6 +112,7 @@ public final class SQLiteStore: MessageStore {
                 sql: "UPDATE conversation SET last_message_at = ? WHERE id = ?",
                 arguments: [message.timestamp, message.conversationID]
             )
+            return message
         }
     }
 

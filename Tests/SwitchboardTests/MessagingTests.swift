@@ -209,4 +209,23 @@ import Testing
         #expect(history.logsMessage.logs.isEmpty)
         try await server.stop()
     }
+
+    @Test func aMessageSentAgainAfterALostAckIsStoredAndDeliveredOnce() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob"])
+        var send = GenericCommand.text("only once", cid: cid)
+        send.directMessage.dt = "client-side-id-1"
+        let first = try await alice.request(send).ackMessage
+        let again = try await alice.request(send).ackMessage
+        #expect(!again.hasCode && again.uid == first.uid && again.t == first.t)
+        #expect(try await bob.nextMessage().id == first.uid)
+        #expect(try await bob.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
+        // Another message with its own token is a new message.
+        send.directMessage.dt = "client-side-id-2"
+        #expect(try await alice.request(send).ackMessage.uid != first.uid)
+        #expect(try await alice.request(.logs(cid: cid)).logsMessage.logs.count == 2)
+        try await server.stop()
+    }
 }

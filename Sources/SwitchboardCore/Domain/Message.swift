@@ -36,10 +36,14 @@ public struct Message: Sendable, Equatable {
     public var patchTimestamp: Int64?
     /// Whether the sender asked for receipts (`r`).
     public var wantsReceipt: Bool
+    /// The sender's own id for the message (`dt`): the same message sent again after a lost
+    /// ack carries the same one and is not stored twice.
+    public var clientToken: String?
 
     public init(
         id: String, conversationID: String, from: String, content: MessageContent, timestamp: Int64,
-        mentionAll: Bool = false, mentionPids: [String] = [], patchTimestamp: Int64? = nil, wantsReceipt: Bool = false
+        mentionAll: Bool = false, mentionPids: [String] = [], patchTimestamp: Int64? = nil, wantsReceipt: Bool = false,
+        clientToken: String? = nil
     ) {
         self.id = id
         self.conversationID = conversationID
@@ -50,6 +54,7 @@ public struct Message: Sendable, Equatable {
         self.mentionPids = mentionPids
         self.patchTimestamp = patchTimestamp
         self.wantsReceipt = wantsReceipt
+        self.clientToken = clientToken
     }
 
     /// Recalled messages keep their id and time; their content becomes type -127.

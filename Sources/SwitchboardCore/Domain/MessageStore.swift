@@ -14,8 +14,10 @@ public protocol MessageStore: Sendable {
     func recentConversations(limit: Int) async throws -> [Conversation]
     func saveConversation(_ conversation: Conversation) async throws
 
-    /// Stores the message and queues it for each of `recipients` until they acknowledge it.
-    func append(_ message: Message, queueFor recipients: [String]) async throws
+    /// Stores the message and queues it for each of `recipients` until they acknowledge it,
+    /// and returns it; if the sender already sent it (same conversation, same client token),
+    /// stores nothing and returns the message stored then.
+    func append(_ message: Message, queueFor recipients: [String]) async throws -> Message
     func message(id: String) async throws -> Message?
     /// Replaces a stored message's content, mentions and patch time (an edit or recall).
     func updateMessage(_ message: Message) async throws

@@ -34,7 +34,8 @@ struct MessageCommands: Sendable {
             timestamp: context.clock.next(),
             mentionAll: direct.mentionAll,
             mentionPids: direct.mentionPids,
-            wantsReceipt: direct.r
+            wantsReceipt: direct.r,
+            clientToken: direct.dt.isEmpty ? nil : direct.dt
         )
         let decided = try await hooks.received(
             arrived, recipients: conversation.members.filter { $0 != clientID }, transient: transient, sourceIP: connection.remoteAddress
@@ -46,7 +47,11 @@ struct MessageCommands: Sendable {
         }
         if !direct.transient {
             // Chat rooms keep history but queue nothing: only members online now receive.
-            try await context.store.append(message, queueFor: conversation.isTransient ? [] : decided.recipients)
+            let stored = try await context.store.append(message, queueFor: conversation.isTransient ? [] : decided.recipients)
+            if stored.id != message.id {
+                // Sent again after a lost ack: the first copy was stored and delivered.
+                return Replies.ack(stored, replyingTo: request)
+            }
         }
 
         connection.outbox.send(Replies.ack(message, replyingTo: request))
