@@ -188,6 +188,38 @@ import Testing
         try await server.stop()
     }
 
+    @Test func aMutedConversationStillDeliversAndForcePushesToo() async throws {
+        struct Forcing: SwitchboardPlugin {
+            let name = "forcing"
+            func receiversOffline(_ request: ReceiversOfflineRequest) async throws -> ReceiversOfflineResult {
+                var result = ReceiversOfflineResult()
+                result.force = request.content.contains("urgent")
+                return result
+            }
+        }
+        let push = RecordingPushGateway()
+        let server = try await TestServer.start(plugins: [Forcing()], push: push)
+        let alice = try await server.login("alice")
+        var erin = try await server.login("erin")
+        let cid = try await alice.startConversation(members: ["erin"])
+        _ = try await erin.request(.conversation(.mute, cid: cid))
+        let online = try await alice.sendText("still here", cid: cid)
+        #expect(try await erin.nextMessage().id == online.uid)
+        erin.send(.ack(cid: cid, from: online.t, to: online.t))
+        erin.close()
+        try await erin.waitUntilClosed()
+
+        try await alice.sendText("fyi", cid: cid)
+        let urgent = try await alice.sendText("urgent", cid: cid)
+        let notice = try await push.next()
+        #expect(notice.messageID == urgent.uid && notice.recipients == ["erin"])
+        // Muted, but every message still arrives.
+        erin = try await server.login("erin")
+        let missed = try await erin.collect(for: .milliseconds(300)) { $0.cmd == .direct }
+        #expect(missed.count == 2)
+        try await server.stop()
+    }
+
     @Test func withoutHooksTheSendersPushDataIsThePayload() async throws {
         let push = RecordingPushGateway()
         let server = try await TestServer.start(push: push)
