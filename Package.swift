@@ -52,6 +52,7 @@ let package = Package(
                 "SwitchboardHooks",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .target(

@@ -63,7 +63,7 @@ final class WebSocketGateway: Sendable {
         logger.debug("connection opened", metadata: ["connection": "\(id)", "address": "\(remoteAddress)", "protocol": "\(codec.subprotocol.rawValue)"])
 
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await Self.write(outbox.items, to: outbound, codec: codec) }
+            group.addTask { await Self.write(outbox, to: outbound, codec: codec) }
             group.addTask { await self.watch(activity, connection: connection, outbox: outbox) }
             await read(inbound, codec: codec, connection: connection, activity: activity)
             outbox.close()
@@ -99,15 +99,16 @@ final class WebSocketGateway: Sendable {
         }
     }
 
-    private static func write(_ items: AsyncStream<WebSocketOutbox.Item>, to outbound: WebSocketOutboundWriter, codec: FrameCodec) async {
+    private static func write(_ outbox: WebSocketOutbox, to outbound: WebSocketOutboundWriter, codec: FrameCodec) async {
         do {
-            for await item in items {
+            for await item in outbox.items {
                 switch item {
                 case .command(let command):
                     switch codec.encode(command) {
                     case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
                     case .text(let text): try await outbound.write(.text(text))
                     }
+                    outbox.written()
                 case .close:
                     try await outbound.close(.normalClosure, reason: nil)
                     return

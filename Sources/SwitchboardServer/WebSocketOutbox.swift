@@ -1,3 +1,4 @@
+import Synchronization
 import SwitchboardCore
 import SwitchboardWire
 
@@ -17,15 +18,24 @@ final class WebSocketOutbox: Outbox {
 
     let items: AsyncStream<Item>
     private let continuation: AsyncStream<Item>.Continuation
+    private let queued = Atomic<Int>(0)
 
     init() {
         (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(Self.capacity))
     }
 
     func send(_ command: GenericCommand) {
+        queued.add(1, ordering: .relaxed)
         if case .dropped = continuation.yield(.command(command)) {
             continuation.finish()
         }
+    }
+
+    var backlog: Int { queued.load(ordering: .relaxed) }
+
+    /// The writer sent one command.
+    func written() {
+        queued.subtract(1, ordering: .relaxed)
     }
 
     func close() {

@@ -1,12 +1,19 @@
+import Prometheus
 import SwitchboardWire
 
 /// Puts messages in front of the connections that should see them.
 struct Delivery: Sendable {
     let context: CoreContext
+    /// Chat-room messages left out for connections that were behind.
+    let shed: Counter
 
     /// Sends `message` to every online connection of `recipients`, and to the sender's other
-    /// connections so that a message sent from one device shows on the others.
-    func deliver(_ message: Message, to recipients: [String], conversation: Conversation, except origin: UInt64?, transient: Bool) {
+    /// connections so that a message sent from one device shows on the others. In chat rooms
+    /// connections that are behind get only what `priority` admits.
+    func deliver(
+        _ message: Message, to recipients: [String], conversation: Conversation, except origin: UInt64?, transient: Bool,
+        priority: MessagePriority = .normal
+    ) {
         let command = Self.directCommand(for: message, conversation: conversation, offline: false, transient: transient)
         var targets = Set(recipients)
         targets.insert(message.from)
@@ -14,6 +21,10 @@ struct Delivery: Sendable {
             // The sending session itself already has the message; other clients sharing its
             // connection do not.
             for connection in context.presence.connections(of: clientID) where !(clientID == message.from && connection.id == origin) {
+                if conversation.isTransient, !priority.admits(backlog: connection.outbox.backlog) {
+                    shed.increment()
+                    continue
+                }
                 var addressed = command
                 addressed.peerID = clientID
                 connection.outbox.send(addressed)

@@ -58,7 +58,10 @@ struct MessageCommands: Sendable {
         if let patch = decided.patch {
             connection.outbox.send(PatchNotices.notice([PatchNotices.item(for: message, code: patch.code, reason: patch.detail)], to: clientID))
         }
-        delivery.deliver(message, to: decided.recipients, conversation: conversation, except: connection.id, transient: transient)
+        delivery.deliver(
+            message, to: decided.recipients, conversation: conversation, except: connection.id, transient: transient,
+            priority: MessagePriority(wire: request.priority)
+        )
 
         let online = decided.recipients.filter(context.presence.isOnline)
         let offline = decided.recipients.filter { !context.presence.isOnline($0) }

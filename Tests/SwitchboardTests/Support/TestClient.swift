@@ -16,6 +16,8 @@ final class TestClient: Sendable {
     private struct State {
         var inbox: [GenericCommand] = []
         var closed = false
+        /// While set the client reads nothing, so the server's writes back up.
+        var paused = false
         var nextSerial: Int32 = 1
     }
 
@@ -52,6 +54,7 @@ final class TestClient: Sendable {
                             try await outbound.close(.normalClosure, reason: nil)
                         }
                         for try await message in inbound.messages(maxSize: 1 << 20) {
+                            while client.state.withLock({ $0.paused }) { try await Task.sleep(for: .milliseconds(5)) }
                             let frame: Frame = switch message {
                             case .binary(let buffer): .binary(Array(buffer.readableBytesView))
                             case .text(let text): .text(text)
@@ -77,6 +80,11 @@ final class TestClient: Sendable {
     }
 
     var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Stops or resumes reading from the socket, to play a client that falls behind.
+    func setPaused(_ paused: Bool) {
+        state.withLock { $0.paused = paused }
+    }
 
     /// Sends a command as is.
     func send(_ command: GenericCommand) {
