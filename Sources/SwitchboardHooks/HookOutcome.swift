@@ -26,10 +26,11 @@ public struct HookOutcome<Request: HookRequest>: Sendable {
 
 extension HookOutcome where Request.Result == MessageResult {
     /// The code and detail of the patch a sender receives when hooks changed its content:
-    /// those of the last handler that replaced it; code 1 and "modified by hook" when it gave none.
+    /// those of the last handler that replaced it; code 1 and "modified by hook" when it gave
+    /// none. Codes are positive, but for the keyword filter's -4408.
     public var contentPatch: (code: Int32, detail: String)? {
         guard let step = steps.last(where: { $0.result.content != nil }) else { return nil }
-        let code = step.result.code.flatMap { $0 > 0 ? $0 : nil } ?? 1
+        let code = step.result.code.flatMap { $0 > 0 || $0 == KeywordFilter.patchCode ? $0 : nil } ?? 1
         return (code, step.result.detail ?? "modified by hook")
     }
 }

@@ -40,6 +40,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var scriptWorkers = ProcessInfo.processInfo.activeProcessorCount
     /// A script VM past this size is unloaded.
     public var scriptHeapCapMB = 64
+    /// The built-in keyword filter; nil when turned off.
+    public var keywordFilter: KeywordFilter.Settings? = KeywordFilter.Settings(file: "config/keywords.txt")
 
     public init() {}
 
@@ -135,6 +137,14 @@ struct ConfigFile: Decodable {
         var temporaryConversationTTLSeconds: Int32?
     }
 
+    struct Keywords: Decodable {
+        var enabled: Bool?
+        var file: String?
+        var ignoreCase: Bool?
+        /// `one-to-one`, `group`, `chat-room`.
+        var conversations: [ConversationKind]?
+    }
+
     struct Messages: Decodable {
         var edit: Bool?
         var recall: Bool?
@@ -148,6 +158,7 @@ struct ConfigFile: Decodable {
     var hooks: Hooks?
     var limits: Limits?
     var messages: Messages?
+    var keywords: Keywords?
 
     func applied(to base: ServerConfig) throws -> ServerConfig {
         var config = base
@@ -184,6 +195,15 @@ struct ConfigFile: Decodable {
         config.maxHistoryLimit = limits?.maxHistoryLimit ?? config.maxHistoryLimit
         config.maxMembers = limits?.maxMembers ?? config.maxMembers
         config.temporaryConversationTTLSeconds = limits?.temporaryConversationTTLSeconds ?? config.temporaryConversationTTLSeconds
+        if keywords?.enabled == false {
+            config.keywordFilter = nil
+        } else if let keywords {
+            var filter = config.keywordFilter ?? KeywordFilter.Settings(file: "config/keywords.txt")
+            filter.file = keywords.file ?? filter.file
+            filter.ignoresCase = keywords.ignoreCase ?? filter.ignoresCase
+            filter.conversationKinds = keywords.conversations.map(Set.init) ?? filter.conversationKinds
+            config.keywordFilter = filter
+        }
         config.editingAllowed = messages?.edit ?? config.editingAllowed
         config.recallAllowed = messages?.recall ?? config.recallAllowed
         config.editWindowSeconds = messages?.editWindowSeconds ?? config.editWindowSeconds

@@ -18,6 +18,8 @@ public struct SwitchboardApplication: Sendable {
     public let hooks: HookPipeline
     /// The JavaScript hook scripts of the hooks folder.
     public let scripts: ScriptLibrary
+    /// The built-in keyword filter, when the config turns it on.
+    public let keywordFilter: KeywordFilter?
     let core: MessagingCore
     let gateway: WebSocketGateway
 
@@ -28,6 +30,8 @@ public struct SwitchboardApplication: Sendable {
         self.config = config
         self.logger = logger
         hooks = Self.makeHooks(config: config, plugins: plugins, logger: logger)
+        keywordFilter = config.keywordFilter.map { KeywordFilter(settings: $0, logger: logger) }
+        if let keywordFilter { hooks.register(keywordFilter) }
         scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger)
         let store = try SQLiteStore(path: config.databasePath)
         core = MessagingCore(
@@ -89,6 +93,7 @@ public struct SwitchboardApplication: Sendable {
                     .init(service: app),
                     // Without a hooks folder there is nothing to watch: its end must not end the server.
                     .init(service: scriptService, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
+                    .init(service: KeywordListService(filter: keywordFilter, logger: logger), successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
                     .init(service: RedeliveryService(core: core, interval: .seconds(config.redeliverySeconds))),
                     .init(service: GoodbyeService(gateway: gateway)),
                 ],

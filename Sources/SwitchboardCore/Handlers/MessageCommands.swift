@@ -38,7 +38,7 @@ struct MessageCommands: Sendable {
             clientToken: direct.dt.isEmpty ? nil : direct.dt
         )
         let decided = try await hooks.received(
-            arrived, recipients: conversation.members.filter { $0 != clientID }, transient: transient, sourceIP: connection.remoteAddress
+            arrived, in: conversation.hookKind, recipients: conversation.members.filter { $0 != clientID }, transient: transient, sourceIP: connection.remoteAddress
         )
         let message = decided.message
         if direct.will {

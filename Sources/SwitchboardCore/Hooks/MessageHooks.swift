@@ -17,12 +17,13 @@ struct MessageHooks: Sendable {
     }
 
     /// Runs `_messageReceived`; throws 4402 when a handler drops the message.
-    func received(_ message: Message, recipients: [String], transient: Bool, sourceIP: String) async throws -> Received {
+    func received(_ message: Message, in kind: ConversationKind, recipients: [String], transient: Bool, sourceIP: String) async throws -> Received {
         guard pipeline.hasHandlers(for: .messageReceived) else { return Received(message: message, recipients: recipients) }
         let (content, bin) = Self.hookContent(message.content)
         let request = MessageReceivedRequest(
             fromPeer: message.from, convId: message.conversationID, toPeers: recipients, transient: transient, bin: bin,
-            content: content, receipt: message.wantsReceipt, timestamp: message.timestamp, system: false, sourceIP: sourceIP
+            content: content, receipt: message.wantsReceipt, timestamp: message.timestamp, system: false, sourceIP: sourceIP,
+            conversationKind: kind
         )
         let outcome = await pipeline.run(request)
         return try Self.decision(
@@ -33,12 +34,13 @@ struct MessageHooks: Sendable {
 
     /// Runs `_messageUpdate` on an edit or recall whose new state is `edited`; throws 4405
     /// when a handler rejects it.
-    func update(_ edited: Message, recipients: [String], recall: Bool, sourceIP: String) async throws -> Received {
+    func update(_ edited: Message, in kind: ConversationKind, recipients: [String], recall: Bool, sourceIP: String) async throws -> Received {
         guard pipeline.hasHandlers(for: .messageUpdate) else { return Received(message: edited, recipients: recipients) }
         let (content, bin) = Self.hookContent(edited.content)
         let request = MessageUpdateRequest(
             fromPeer: edited.from, convId: edited.conversationID, toPeers: recipients, bin: bin, content: content,
-            timestamp: edited.timestamp, msgId: edited.id, sourceIP: sourceIP, recall: recall, system: false
+            timestamp: edited.timestamp, msgId: edited.id, sourceIP: sourceIP, recall: recall, system: false,
+            conversationKind: kind
         )
         let outcome = await pipeline.run(request)
         return try Self.decision(

@@ -17,9 +17,13 @@ public struct MessageReceivedRequest: HookRequest, Equatable {
     public var system: Bool
     public var sourceIP: String
 
+    /// Not a LeanCloud parameter: which kind of conversation, for built-in handlers and plugins.
+    public var conversationKind: ConversationKind
+
     public init(
         fromPeer: String, convId: String, toPeers: [String], transient: Bool, bin: Bool, content: String,
-        receipt: Bool, timestamp: Int64, system: Bool, sourceIP: String
+        receipt: Bool, timestamp: Int64, system: Bool, sourceIP: String,
+        conversationKind: ConversationKind = .group
     ) {
         self.fromPeer = fromPeer
         self.convId = convId
@@ -31,6 +35,7 @@ public struct MessageReceivedRequest: HookRequest, Equatable {
         self.timestamp = timestamp
         self.system = system
         self.sourceIP = sourceIP
+        self.conversationKind = conversationKind
     }
 
     public var params: JSONValue {

@@ -15,9 +15,13 @@ public struct MessageUpdateRequest: HookRequest, Equatable {
     public var recall: Bool
     public var system: Bool
 
+    /// Not a LeanCloud parameter: which kind of conversation, for built-in handlers and plugins.
+    public var conversationKind: ConversationKind
+
     public init(
         fromPeer: String, convId: String, toPeers: [String], bin: Bool, content: String, timestamp: Int64,
-        msgId: String, sourceIP: String, recall: Bool, system: Bool
+        msgId: String, sourceIP: String, recall: Bool, system: Bool,
+        conversationKind: ConversationKind = .group
     ) {
         self.fromPeer = fromPeer
         self.convId = convId
@@ -29,6 +33,7 @@ public struct MessageUpdateRequest: HookRequest, Equatable {
         self.sourceIP = sourceIP
         self.recall = recall
         self.system = system
+        self.conversationKind = conversationKind
     }
 
     public var params: JSONValue {

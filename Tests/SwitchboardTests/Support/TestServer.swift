@@ -26,6 +26,8 @@ final class TestServer: Sendable {
         config.dataDirectory = dataDirectory ?? Self.temporaryDirectory()
         // Scripts only when a test puts them there.
         config.hooksDirectory = config.dataDirectory + "/hooks"
+        // The keyword filter only when a test asks for it.
+        config.keywordFilter = nil
         configure(&config)
         for (name, source) in scripts {
             try FileManager.default.createDirectory(atPath: config.hooksDirectory, withIntermediateDirectories: true)

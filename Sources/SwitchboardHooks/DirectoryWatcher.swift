@@ -5,14 +5,14 @@ import Synchronization
 import Glibc
 
 /// Reports files written, moved in, moved out or deleted in one folder, through inotify.
-/// Files are reported once closed after writing, so a half-written script is never read.
-enum DirectoryWatcher {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+/// Files are reported once closed after writing, so a half-written file is never read.
+public enum DirectoryWatcher {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// File names as they change; ending the stream's iteration stops watching.
-    static func changes(in directory: String) throws(Failure) -> AsyncStream<String> {
+    public static func changes(in directory: String) throws(Failure) -> AsyncStream<String> {
         let descriptor = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
         guard descriptor >= 0 else { throw Failure(description: "inotify_init1: \(String(cString: strerror(errno)))") }
         let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
@@ -41,7 +41,7 @@ enum DirectoryWatcher {
                 }
             }
         }
-        thread.name = "switchboard.hooks.watcher"
+        thread.name = "switchboard.watcher"
         thread.start()
         return stream
     }
