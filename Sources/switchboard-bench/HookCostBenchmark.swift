@@ -35,6 +35,8 @@ struct HookCostBenchmark {
 
     let calls: Int
     let logger: Logger
+    /// When set, every call must (or must not) rewrite the content.
+    var expectsRewrite: Bool?
 
     func run() async throws -> [Row] {
         let request = MessageReceivedRequest(
@@ -47,10 +49,14 @@ struct HookCostBenchmark {
         rows.append(try await measure("pass-through Swift plugin", request) { $0.register(PluginHandler(PassThrough())) })
         rows.append(try await measure("trivial JavaScript hook", request) { try await Self.loadScript(Self.trivialScript, into: $0, logger: logger) })
         rows.append(try await measure("realistic JavaScript hook", request) { try await Self.loadScript(Self.realisticScript, into: $0, logger: logger) })
+        let words = KeywordBenchmark.words(1000) + ["darn"]
+        rows.append(try await measure("built-in keyword filter, 1,000 words", request) { pipeline in
+            pipeline.register(try KeywordBenchmark.builtinFilter(words, logger: logger))
+        })
         return rows
     }
 
-    private func measure(_ name: String, _ request: MessageReceivedRequest, setUp: (HookPipeline) async throws -> Void) async throws -> Row {
+    func measure(_ name: String, _ request: MessageReceivedRequest, setUp: (HookPipeline) async throws -> Void) async throws -> Row {
         let pipeline = HookPipeline(logger: logger)
         try await setUp(pipeline)
         for _ in 0..<min(calls, 1000) { _ = await pipeline.run(request) }  // warm up
@@ -62,6 +68,7 @@ struct HookCostBenchmark {
             let outcome = await pipeline.run(request)
             samples.append(clock.now - started)
             precondition(!outcome.isStopped, "the benchmark's handlers never drop")
+            precondition(expectsRewrite == nil || (outcome.contentPatch != nil) == expectsRewrite, "\(name) did not filter as expected")
         }
         let statistics = Statistics(samples)
         return Row(name: name, medianMicroseconds: statistics.median.microseconds, p99Microseconds: statistics.p99.microseconds, calls: calls)

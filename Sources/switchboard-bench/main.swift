@@ -15,22 +15,30 @@ struct Report: Encodable {
     var smoke: Bool
     var hookCost: [HookCostBenchmark.Row]
     var reload: ReloadBenchmark.Row
+    var keywords: [KeywordBenchmark.Row]
 }
 
 let hookCost = try await HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger).run()
 let reload = try await ReloadBenchmark(reloads: smoke ? 3 : 50, logger: logger).run()
+let keywords = try await KeywordBenchmark(calls: smoke ? 200 : 5_000, logger: logger).run()
 
 print("Hook cost per message at _messageReceived (\(hookCost.first?.calls ?? 0) calls each)")
-print("  handler                        median µs    p99 µs")
+print("  handler                                median µs    p99 µs")
 for row in hookCost {
-    print("  " + row.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+    print("  " + row.name.padding(toLength: 38, withPad: " ", startingAt: 0)
         + String(format: "%10.2f%10.2f", row.medianMicroseconds, row.p99Microseconds))
+}
+print("Keyword filter per message, built-in against a JavaScript regular expression (median / p99 µs)")
+print("  words      built-in              regex script          script ÷ built-in")
+for row in keywords {
+    print(String(format: "  %-8d %9.2f / %-9.2f %9.2f / %-9.2f %8.1f×", row.words, row.builtinMedianMicroseconds, row.builtinP99Microseconds,
+                 row.scriptMedianMicroseconds, row.scriptP99Microseconds, row.scriptMedianMicroseconds / row.builtinMedianMicroseconds))
 }
 print(String(format: "Script reload, write to serving (%d reloads): median %.1f ms, p99 %.1f ms", reload.reloads, reload.medianMilliseconds, reload.p99Milliseconds))
 
 if let jsonPath {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try encoder.encode(Report(smoke: smoke, hookCost: hookCost, reload: reload)).write(to: URL(fileURLWithPath: jsonPath))
+    try encoder.encode(Report(smoke: smoke, hookCost: hookCost, reload: reload, keywords: keywords)).write(to: URL(fileURLWithPath: jsonPath))
     print("wrote \(jsonPath)")
 }
