@@ -42,6 +42,9 @@ public struct ServerConfig: Sendable, Equatable {
     public var scriptHeapCapMB = 64
     /// The built-in keyword filter; nil when turned off.
     public var keywordFilter: KeywordFilter.Settings? = KeywordFilter.Settings(file: "config/keywords.txt")
+    /// The built-in typed-message check; nil when turned off (the default, so that apps
+    /// moving over keep working until their types are declared).
+    public var messageTypes: MessageTypeValidator.Settings?
 
     public init() {}
 
@@ -145,6 +148,12 @@ struct ConfigFile: Decodable {
         var conversations: [ConversationKind]?
     }
 
+    struct MessageTypes: Decodable {
+        var enabled: Bool?
+        /// Application type numbers and the fields each requires.
+        var declared: [String: [String]]?
+    }
+
     struct Messages: Decodable {
         var edit: Bool?
         var recall: Bool?
@@ -159,6 +168,7 @@ struct ConfigFile: Decodable {
     var limits: Limits?
     var messages: Messages?
     var keywords: Keywords?
+    var messageTypes: MessageTypes?
 
     func applied(to base: ServerConfig) throws -> ServerConfig {
         var config = base
@@ -203,6 +213,18 @@ struct ConfigFile: Decodable {
             filter.ignoresCase = keywords.ignoreCase ?? filter.ignoresCase
             filter.conversationKinds = keywords.conversations.map(Set.init) ?? filter.conversationKinds
             config.keywordFilter = filter
+        }
+        if let messageTypes, messageTypes.enabled ?? true {
+            var declared: [Int: [String]] = [:]
+            for (type, fields) in messageTypes.declared ?? [:] {
+                guard let number = Int(type), number > 0 else {
+                    throw ConfigError("messageTypes.declared: \(type) is not a positive message type number")
+                }
+                declared[number] = fields
+            }
+            config.messageTypes = MessageTypeValidator.Settings(declaredTypes: declared)
+        } else if messageTypes != nil {
+            config.messageTypes = nil
         }
         config.editingAllowed = messages?.edit ?? config.editingAllowed
         config.recallAllowed = messages?.recall ?? config.recallAllowed

@@ -32,6 +32,7 @@ public struct SwitchboardApplication: Sendable {
         hooks = Self.makeHooks(config: config, plugins: plugins, logger: logger)
         keywordFilter = config.keywordFilter.map { KeywordFilter(settings: $0, logger: logger) }
         if let keywordFilter { hooks.register(keywordFilter) }
+        if let messageTypes = config.messageTypes { hooks.register(MessageTypeValidator(settings: messageTypes)) }
         scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger)
         let store = try SQLiteStore(path: config.databasePath)
         core = MessagingCore(
