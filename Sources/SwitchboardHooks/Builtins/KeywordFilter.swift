@@ -88,7 +88,8 @@ public final class KeywordFilter: HookHandler {
     func filter(_ content: String, bin: Bool, in kind: ConversationKind) -> MessageResult? {
         guard !bin, settings.conversationKinds.contains(kind) else { return nil }
         let matcher = matcher.withLock { $0 }
-        guard matcher.keywordCount > 0 else { return nil }
+        // Most messages are clean: one scan of the raw content settles them without parsing JSON.
+        guard matcher.keywordCount > 0, matcher.matches(content) else { return nil }
         let filtered: String?
         if content.first == "{", case .object(var typed)? = try? JSONValue(parsing: content), typed["_lctype"] != nil {
             guard case .string(let text)? = typed["_lctext"], let masked = matcher.masked(text) else { return nil }

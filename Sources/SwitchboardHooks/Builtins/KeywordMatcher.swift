@@ -36,12 +36,32 @@ public struct KeywordMatcher: Sendable {
         linkFailures()
     }
 
+    /// Whether any keyword occurs in the text.
+    public func matches(_ text: String) -> Bool {
+        !matchedRuns(in: Array(text.unicodeScalars), firstOnly: true).isEmpty
+    }
+
     /// The text with each run of matched characters replaced by `***`, or nil when nothing matched.
     public func masked(_ text: String) -> String? {
         let original = Array(text.unicodeScalars)
+        let covered = matchedRuns(in: original, firstOnly: false)
+        guard !covered.isEmpty else { return nil }
+        var result = String.UnicodeScalarView()
+        var position = 0
+        for range in covered {
+            result.append(contentsOf: original[position..<range.lowerBound])
+            result.append(contentsOf: Self.mask.unicodeScalars)
+            position = range.upperBound
+        }
+        result.append(contentsOf: original[position...])
+        return String(result)
+    }
+
+    /// The runs of scalars covered by matches, overlapping ones merged, in order.
+    private func matchedRuns(in scalars: [Unicode.Scalar], firstOnly: Bool) -> [Range<Int>] {
         var covered: [Range<Int>] = []
         var state: Int32 = 0
-        for (index, scalar) in original.enumerated() {
+        for (index, scalar) in scalars.enumerated() {
             let key = ignoresCase ? Self.folded(scalar) : scalar.value
             while state != 0, nodes[Int(state)].next[key] == nil {
                 state = nodes[Int(state)].failure
@@ -55,17 +75,9 @@ public struct KeywordMatcher: Sendable {
             } else {
                 covered.append(match)
             }
+            if firstOnly { break }
         }
-        guard !covered.isEmpty else { return nil }
-        var result = String.UnicodeScalarView()
-        var position = 0
-        for range in covered {
-            result.append(contentsOf: original[position..<range.lowerBound])
-            result.append(contentsOf: Self.mask.unicodeScalars)
-            position = range.upperBound
-        }
-        result.append(contentsOf: original[position...])
-        return String(result)
+        return covered
     }
 
     /// Breadth first, so a node's failure link points at a node already linked.
@@ -95,6 +107,10 @@ public struct KeywordMatcher: Sendable {
 
     /// Simple case folding: the scalar's lowercase form when that is one scalar.
     private static func folded(_ scalar: Unicode.Scalar) -> UInt32 {
+        // ASCII without the Unicode property tables, which cost more than the rest of the scan.
+        if scalar.isASCII {
+            return (65...90).contains(scalar.value) ? scalar.value + 32 : scalar.value
+        }
         guard scalar.properties.changesWhenCaseFolded else { return scalar.value }
         let lower = scalar.properties.lowercaseMapping.unicodeScalars
         return lower.count == 1 ? lower.first!.value : scalar.value
