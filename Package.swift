@@ -118,6 +118,7 @@ let package = Package(
                 "SwitchboardJSON",
                 "SwitchboardWire",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]

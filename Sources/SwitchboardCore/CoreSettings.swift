@@ -29,6 +29,9 @@ public struct CoreSettings: Sendable {
     /// At login a client receives at most this many missed messages per conversation (the
     /// newest); its unread notification counts them all. nil for no limit.
     public var offlineMessagesPerConversation: Int?
+    /// The push payload when neither a hook nor the sender gives one: JSON with
+    /// `${convId}`, `${timestamp}` and `${fromClientId}` filled in.
+    public var pushTemplate: String
 
     public init(
         appID: String,
@@ -45,7 +48,8 @@ public struct CoreSettings: Sendable {
         editingAllowed: Bool = true,
         recallAllowed: Bool = true,
         editWindow: Int64? = nil,
-        offlineMessagesPerConversation: Int? = 20
+        offlineMessagesPerConversation: Int? = 20,
+        pushTemplate: String = PushPayload.defaultTemplate
     ) {
         self.appID = appID
         self.masterKey = masterKey
@@ -62,5 +66,6 @@ public struct CoreSettings: Sendable {
         self.recallAllowed = recallAllowed
         self.editWindow = editWindow
         self.offlineMessagesPerConversation = offlineMessagesPerConversation
+        self.pushTemplate = pushTemplate
     }
 }

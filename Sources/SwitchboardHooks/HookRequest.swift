@@ -77,7 +77,3 @@ enum ResultField {
         return strings
     }
 }
-
-extension JSONValue {
-    static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
-}

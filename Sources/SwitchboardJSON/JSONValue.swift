@@ -91,3 +91,8 @@ extension JSONValue: Codable {
         }
     }
 }
+
+extension JSONValue {
+    /// An array of strings.
+    public static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+}

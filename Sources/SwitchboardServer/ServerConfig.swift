@@ -45,6 +45,22 @@ public struct ServerConfig: Sendable, Equatable {
     /// The built-in typed-message check; nil when turned off (the default, so that apps
     /// moving over keep working until their types are declared).
     public var messageTypes: MessageTypeValidator.Settings?
+    /// Where push decisions go.
+    public var pushProvider = PushProvider.log(file: nil)
+    /// The payload when neither a hook nor the sender gives one.
+    public var pushTemplate = PushPayload.defaultTemplate
+
+    public enum PushProvider: Sendable, Equatable {
+        /// One JSON line per push in `file` (default: `push.log` in the data folder).
+        case log(file: String?)
+        /// POST each push to `url`, trying `attempts` times with doubling waits from `firstRetry`.
+        case webhook(url: URL, attempts: Int, firstRetry: Duration)
+    }
+
+    public var pushLogPath: String {
+        if case .log(let file?) = pushProvider { return file }
+        return URL(fileURLWithPath: dataDirectory).appendingPathComponent("push.log").path
+    }
 
     public init() {}
 
@@ -70,7 +86,8 @@ public struct ServerConfig: Sendable, Equatable {
             editingAllowed: editingAllowed,
             recallAllowed: recallAllowed,
             editWindow: editWindowSeconds > 0 ? editWindowSeconds : nil,
-            offlineMessagesPerConversation: offlineMessagesPerConversation > 0 ? offlineMessagesPerConversation : nil
+            offlineMessagesPerConversation: offlineMessagesPerConversation > 0 ? offlineMessagesPerConversation : nil,
+            pushTemplate: pushTemplate
         )
     }
 
@@ -148,6 +165,15 @@ struct ConfigFile: Decodable {
         var conversations: [ConversationKind]?
     }
 
+    struct Push: Decodable {
+        var provider: String?
+        var file: String?
+        var url: String?
+        var attempts: Int?
+        var firstRetryMs: Int?
+        var template: String?
+    }
+
     struct MessageTypes: Decodable {
         var enabled: Bool?
         /// Application type numbers and the fields each requires.
@@ -169,6 +195,7 @@ struct ConfigFile: Decodable {
     var messages: Messages?
     var keywords: Keywords?
     var messageTypes: MessageTypes?
+    var push: Push?
 
     func applied(to base: ServerConfig) throws -> ServerConfig {
         var config = base
@@ -226,10 +253,33 @@ struct ConfigFile: Decodable {
         } else if messageTypes != nil {
             config.messageTypes = nil
         }
+        if let push {
+            try apply(push, to: &config)
+        }
         config.editingAllowed = messages?.edit ?? config.editingAllowed
         config.recallAllowed = messages?.recall ?? config.recallAllowed
         config.editWindowSeconds = messages?.editWindowSeconds ?? config.editWindowSeconds
         config.offlineMessagesPerConversation = messages?.offlinePerConversation ?? config.offlineMessagesPerConversation
         return config
+    }
+
+    private func apply(_ push: Push, to config: inout ServerConfig) throws {
+        switch push.provider ?? "log" {
+        case "log":
+            config.pushProvider = .log(file: push.file)
+        case "webhook":
+            guard let text = push.url, let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                throw ConfigError("push.url: the webhook provider needs an http(s) URL")
+            }
+            config.pushProvider = .webhook(url: url, attempts: push.attempts ?? 5, firstRetry: .milliseconds(push.firstRetryMs ?? 1000))
+        case let other:
+            throw ConfigError("push.provider: \(other) is not a provider; expected log or webhook")
+        }
+        if let template = push.template {
+            guard PushPayload.isValidTemplate(template) else {
+                throw ConfigError("push.template: must be a JSON object (placeholders ${convId}, ${timestamp}, ${fromClientId})")
+            }
+            config.pushTemplate = template
+        }
     }
 }

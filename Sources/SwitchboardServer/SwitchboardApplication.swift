@@ -36,7 +36,7 @@ public struct SwitchboardApplication: Sendable {
         scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger)
         let store = try SQLiteStore(path: config.databasePath)
         core = MessagingCore(
-            settings: config.coreSettings, store: store, hooks: hooks, push: push ?? LogPushGateway(logger: logger), logger: logger
+            settings: config.coreSettings, store: store, hooks: hooks, push: push ?? Self.pushGateway(config: config, logger: logger), logger: logger
         )
         gateway = WebSocketGateway(
             core: core,
@@ -47,6 +47,14 @@ public struct SwitchboardApplication: Sendable {
             ),
             logger: logger
         )
+    }
+
+    /// The push provider the config names.
+    static func pushGateway(config: ServerConfig, logger: Logger) -> any PushGateway {
+        switch config.pushProvider {
+        case .log: JSONLinesPushGateway(path: config.pushLogPath, logger: logger)
+        case .webhook(let url, let attempts, let firstRetry): WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, logger: logger)
+        }
     }
 
     /// The hook pipeline a server with this config and these plugins runs.

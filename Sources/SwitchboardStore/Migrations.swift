@@ -70,6 +70,17 @@ enum Migrations {
                     WHERE client_token IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v5: devices for push") { db in
+            try db.execute(sql: """
+                CREATE TABLE device (
+                    client_id TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    device_id TEXT,
+                    registered_at INTEGER NOT NULL,
+                    PRIMARY KEY (client_id, token)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -300,6 +300,29 @@ public final class SQLiteStore: MessageStore {
         return counts.map { UnreadSummary(conversationID: $0.0, count: $0.1, mentioned: $0.2, lastMessage: last[$0.0]) }
     }
 
+    public func registerDevice(clientID: String, token: String, deviceID: String?) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO device (client_id, token, device_id, registered_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT DO UPDATE SET device_id = excluded.device_id, registered_at = excluded.registered_at
+                    """,
+                arguments: [clientID, token, deviceID, Int64(Date().timeIntervalSince1970 * 1000)]
+            )
+        }
+    }
+
+    public func deviceTokens(of clientIDs: [String]) async throws -> [String: [String]] {
+        guard !clientIDs.isEmpty else { return [:] }
+        let rows = try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT client_id, token FROM device WHERE client_id IN \(Self.placeholders(clientIDs.count)) ORDER BY registered_at",
+                arguments: StatementArguments(clientIDs)
+            )
+        }
+        return rows.reduce(into: [:]) { tokens, row in tokens[row["client_id"] as String, default: []].append(row["token"]) }
+    }
+
     private static func advance(clientID: String, in conversationID: String, acknowledged: Int64, read: Int64, _ db: Database) throws {
         try db.execute(
             sql: """

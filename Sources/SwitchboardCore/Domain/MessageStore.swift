@@ -41,6 +41,10 @@ public protocol MessageStore: Sendable {
     /// The client's conversations with unread messages and a message newer than `since`;
     /// only `conversationID` when given.
     func unreadSummaries(for clientID: String, since: Int64, conversationID: String?) async throws -> [UnreadSummary]
+    /// Remembers a device a client logged in from, for pushes.
+    func registerDevice(clientID: String, token: String, deviceID: String?) async throws
+    /// The device tokens registered by each of `clientIDs` (those with none are left out).
+    func deviceTokens(of clientIDs: [String]) async throws -> [String: [String]]
     /// How far each member has received and read a conversation.
     func receiptPositions(conversationID: String) async throws -> [ReceiptPosition]
     /// The newest message of each conversation, for query results that show it.

@@ -68,10 +68,16 @@ struct MessageCommands: Sendable {
         hooks.sent(message, online: online, offline: offline, transient: transient, sourceIP: connection.remoteAddress)
         if !transient, !offline.isEmpty {
             let pushData = direct.hasPushData ? direct.pushData : nil
-            Task { [hooks, push] in
-                if let notice = await hooks.receiversOffline(message, offline: offline, mutedBy: conversation.mutedBy, clientPushData: pushData) {
-                    await push.push(notice)
+            Task { [hooks, push, context] in
+                guard var notice = await hooks.receiversOffline(
+                    message, offline: offline, mutedBy: conversation.mutedBy, clientPushData: pushData, template: context.settings.pushTemplate
+                ) else { return }
+                do {
+                    notice.devices = try await context.store.deviceTokens(of: notice.recipients)
+                } catch {
+                    context.logger.error("device tokens unavailable; pushing without them", metadata: ["error": "\(error)"])
                 }
+                await push.push(notice)
             }
         }
         return nil

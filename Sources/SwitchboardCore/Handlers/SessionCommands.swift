@@ -35,6 +35,9 @@ struct SessionCommands: Sendable {
             context.logger.info("session displaced", metadata: ["client": "\(clientID)", "tag": "\(tag ?? "")"])
             hooks.offline(clientID, session: displaced, closeCode: .kickedByTagConflict, message: "logged in elsewhere with the same tag")
         }
+        if open.hasDeviceToken, !open.deviceToken.isEmpty {
+            try await context.store.registerDevice(clientID: clientID, token: open.deviceToken, deviceID: open.hasDeviceID ? open.deviceID : nil)
+        }
         context.logger.info("session opened", metadata: ["client": "\(clientID)", "connection": "\(connection.id)", "tag": "\(tag ?? "")"])
 
         var reply = Replies.reply(to: request, op: .opened)

@@ -80,7 +80,7 @@ struct MessageHooks: Sendable {
 
     /// Runs `_receiversOffline` and returns who gets a push with which payload, or nil for none.
     /// Members who muted the conversation get none unless a handler says `force`.
-    func receiversOffline(_ message: Message, offline: [String], mutedBy: [String], clientPushData: String?) async -> PushNotice? {
+    func receiversOffline(_ message: Message, offline: [String], mutedBy: [String], clientPushData: String?, template: String) async -> PushNotice? {
         let (content, _) = Self.hookContent(message.content)
         let mentioned = message.mentionAll ? offline : offline.filter(message.mentionPids.contains)
         var request = ReceiversOfflineRequest(
@@ -96,10 +96,12 @@ struct MessageHooks: Sendable {
         let muted = request.force ? [] : Set(mutedBy)
         let recipients = request.offlinePeers.filter { offlineSet.contains($0) && !muted.contains($0) }
         guard !recipients.isEmpty else { return nil }
-        let payload = request.pushMessage ?? clientPushData.flatMap { try? JSONValue(parsing: $0) }
+        let chosen = request.pushMessage ?? clientPushData.flatMap { try? JSONValue(parsing: $0) }
+            ?? PushPayload.fromTemplate(template, conversationID: message.conversationID, timestamp: message.timestamp, from: message.from)
+        let (payload, profile, team) = PushPayload.splitHints(chosen)
         return PushNotice(
             conversationID: message.conversationID, messageID: message.id, from: message.from,
-            timestamp: message.timestamp, recipients: recipients, payload: payload
+            timestamp: message.timestamp, recipients: recipients, payload: payload, profile: profile, apnsTeamID: team
         )
     }
 

@@ -1,4 +1,3 @@
-import Logging
 import SwitchboardJSON
 
 /// A push the core decided on for members who were offline when a message arrived.
@@ -6,39 +5,54 @@ public struct PushNotice: Sendable, Equatable {
     public var conversationID: String
     public var messageID: String
     public var from: String
+    /// When the message was sent (milliseconds); pushes older than `lifetime` are dropped.
     public var timestamp: Int64
     public var recipients: [String]
-    /// The payload chosen by `_receiversOffline` or the sender's `pushData`; nil leaves it
-    /// to the gateway's template.
-    public var payload: JSONValue?
+    /// The recipients' registered device tokens, by client.
+    public var devices: [String: [String]]
+    /// What is pushed: the `_receiversOffline` hook's `pushMessage`, else the sender's
+    /// `pushData`, else the config's template; without `_profile` and `_apns_team_id`.
+    public var payload: JSONValue
+    /// `_profile` and `_apns_team_id` from the payload, for the provider.
+    public var profile: String?
+    public var apnsTeamID: String?
 
-    public init(conversationID: String, messageID: String, from: String, timestamp: Int64, recipients: [String], payload: JSONValue?) {
+    /// LeanCloud drops pushes it could not deliver within 7 days.
+    public static let lifetime: Int64 = 7 * 24 * 3600 * 1000
+
+    public init(
+        conversationID: String, messageID: String, from: String, timestamp: Int64, recipients: [String],
+        devices: [String: [String]] = [:], payload: JSONValue, profile: String? = nil, apnsTeamID: String? = nil
+    ) {
         self.conversationID = conversationID
         self.messageID = messageID
         self.from = from
         self.timestamp = timestamp
         self.recipients = recipients
+        self.devices = devices
         self.payload = payload
+        self.profile = profile
+        self.apnsTeamID = apnsTeamID
+    }
+
+    public func isExpired(at now: Int64) -> Bool {
+        now - timestamp > Self.lifetime
+    }
+
+    /// The push as one JSON object: what the providers write and post.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "convId": .string(conversationID), "msgId": .string(messageID), "fromClientId": .string(from),
+            "timestamp": .int(timestamp), "recipients": .strings(recipients), "payload": payload,
+            "devices": .object(devices.mapValues { .strings($0) }),
+        ]
+        if let profile { object["_profile"] = .string(profile) }
+        if let apnsTeamID { object["_apns_team_id"] = .string(apnsTeamID) }
+        return .object(object)
     }
 }
 
 /// Where push decisions go: a push provider, or a log.
 public protocol PushGateway: Sendable {
     func push(_ notice: PushNotice) async
-}
-
-/// Writes each push decision to the server log; the default until a provider is configured.
-public struct LogPushGateway: PushGateway {
-    let logger: Logger
-
-    public init(logger: Logger) {
-        self.logger = logger
-    }
-
-    public func push(_ notice: PushNotice) async {
-        logger.info("push", metadata: [
-            "conversation": "\(notice.conversationID)", "message": "\(notice.messageID)",
-            "recipients": "\(notice.recipients)", "payload": "\(notice.payload?.jsonString ?? "template")",
-        ])
-    }
 }

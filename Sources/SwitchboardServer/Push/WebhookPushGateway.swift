@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import SwitchboardCore
+
+/// The `webhook` push provider: POSTs each push as JSON to the operator's push gateway,
+/// trying again with doubling waits when it fails. Runs apart from delivery, which it never
+/// holds up; a push older than seven days is dropped instead of sent.
+struct WebhookPushGateway: PushGateway {
+    let url: URL
+    let attempts: Int
+    let firstRetry: Duration
+    let logger: Logger
+
+    func push(_ notice: PushNotice) async {
+        var wait = firstRetry
+        for attempt in 1...max(attempts, 1) {
+            if notice.isExpired(at: ServerClock.wallMilliseconds()) {
+                logger.warning("push dropped: older than seven days", metadata: ["message": "\(notice.messageID)"])
+                return
+            }
+            let failure = await post(notice)
+            guard let failure else { return }
+            logger.warning("push gateway refused a push", metadata: [
+                "url": "\(url)", "attempt": "\(attempt)", "error": "\(failure)", "message": "\(notice.messageID)",
+            ])
+            guard attempt < attempts else { break }
+            try? await Task.sleep(for: wait)
+            wait *= 2
+        }
+        logger.error("push given up", metadata: ["url": "\(url)", "attempts": "\(attempts)", "message": "\(notice.messageID)"])
+    }
+
+    /// Nil when the gateway accepted the push (any 2xx), else why not.
+    private func post(_ notice: PushNotice) async -> String? {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(notice.json.jsonString.utf8)
+        request.timeoutInterval = 10
+        do {
+            let (_, response) = try await URLSession.shared.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            return (200..<300).contains(status) ? nil : "HTTP \(status)"
+        } catch {
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+import SwitchboardHooks
+import SwitchboardJSON
+import SwitchboardServer
+import SwitchboardWire
+import Testing
+
+/// Push providers over real clients: the JSON-lines log and the webhook.
+@Suite struct PushTests {
+    /// Logs bob in once with a device token, then leaves him offline.
+    private func registerBob(_ server: TestServer) async throws {
+        let bob = try await server.connect()
+        var open = GenericCommand.open("bob", appID: server.config.appID)
+        open.sessionMessage.deviceToken = "token-of-bobs-phone"
+        open.sessionMessage.deviceID = "bobs-phone"
+        #expect(try await bob.request(open).op == .opened)
+        bob.close()
+        try await bob.waitUntilClosed()
+    }
+
+    private func pushLines(_ path: String, count: Int) async throws -> [JSONValue] {
+        for _ in 0..<500 {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+            if lines.count >= count { return lines }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestClient.Timeout(description: "fewer than \(count) pushes in \(path)")
+    }
+
+    @Test func theLogHasALinePerPushWithPayloadPrecedence() async throws {
+        let server = try await TestServer.start { $0.pushTemplate = #"{"alert":"${fromClientId} wrote in ${convId}","sent":"${timestamp}"}"# }
+        try await registerBob(server)
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+
+        var withData = GenericCommand.text("one", cid: cid)
+        withData.directMessage.pushData = #"{"alert":"from alice","_profile":"dev","_apns_team_id":"TEAM1"}"#
+        let first = try await alice.request(withData).ackMessage
+        let lines1 = try await pushLines(server.config.pushLogPath, count: 1)
+        let second = try await alice.sendText("two", cid: cid)
+        let lines = try await pushLines(server.config.pushLogPath, count: 2)
+        #expect(lines1.count == 1)
+
+        #expect(lines[0]["msgId"] == .string(first.uid))
+        #expect(lines[0]["recipients"] == .strings(["bob"]))
+        #expect(lines[0]["devices"] == .object(["bob": .strings(["token-of-bobs-phone"])]))
+        #expect(lines[0]["payload"] == .object(["alert": .string("from alice")]))
+        #expect(lines[0]["_profile"] == .string("dev") && lines[0]["_apns_team_id"] == .string("TEAM1"))
+        // No pushData: the template, filled in.
+        #expect(lines[1]["msgId"] == .string(second.uid))
+        #expect(lines[1]["payload"] == .object([
+            "alert": .string("alice wrote in \(cid)"), "sent": .string(String(second.t / 1000)),
+        ]))
+        try await server.stop()
+    }
+
+    @Test func theHooksPayloadComesFirst() async throws {
+        struct Pusher: SwitchboardPlugin {
+            let name = "pusher"
+            func receiversOffline(_ request: ReceiversOfflineRequest) async throws -> ReceiversOfflineResult {
+                ReceiversOfflineResult(pushMessage: .object(["alert": .string("from the hook"), "_profile": .string("prod")]))
+            }
+        }
+        let server = try await TestServer.start(plugins: [Pusher()])
+        try await registerBob(server)
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        var withData = GenericCommand.text("one", cid: cid)
+        withData.directMessage.pushData = #"{"alert":"from alice"}"#
+        _ = try await alice.request(withData)
+        let line = try #require(try await pushLines(server.config.pushLogPath, count: 1).first)
+        #expect(line["payload"] == .object(["alert": .string("from the hook")]))
+        #expect(line["_profile"] == .string("prod"))
+        try await server.stop()
+    }
+
+    @Test func theWebhookIsTriedAgainUntilTheGatewayTakesThePush() async throws {
+        let gateway = try await FakePushGateway.start(failingFirst: 2)
+        let server = try await TestServer.start { config in
+            config.pushProvider = .webhook(url: URL(string: "http://127.0.0.1:\(gateway.port)/push")!, attempts: 5, firstRetry: .milliseconds(20))
+        }
+        try await registerBob(server)
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("ping", cid: cid)
+        let received = try await gateway.nextAccepted()
+        #expect(received["msgId"] == .string(sent.uid))
+        #expect(received["recipients"] == .strings(["bob"]))
+        #expect(gateway.requests == 3)
+        try await server.stop()
+        try await gateway.stop()
+    }
+
+    @Test func pushConfigIsChecked() throws {
+        let file = TestServer.temporaryDirectory() + ".yaml"
+        for bad in ["push:\n  provider: pigeon\n", "push:\n  provider: webhook\n", "push:\n  template: 'not json'\n"] {
+            try bad.write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
+        }
+        try "push:\n  provider: webhook\n  url: https://push.example.com/in\n  attempts: 3\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try ServerConfig.load(path: file).pushProvider == .webhook(url: URL(string: "https://push.example.com/in")!, attempts: 3, firstRetry: .seconds(1)))
+    }
+}
+
+/// An operator's push gateway: refuses the first requests with 500, then keeps what it takes.
+final class FakePushGateway: Sendable {
+    private struct State {
+        var requests = 0
+        var accepted: [JSONValue] = []
+    }
+
+    private final class Recorder: Sendable {
+        let state = Mutex(State())
+    }
+
+    let port: Int
+    private let recorder: Recorder
+    private let group: ServiceGroup
+
+    private init(port: Int, recorder: Recorder, group: ServiceGroup) {
+        self.port = port
+        self.recorder = recorder
+        self.group = group
+    }
+
+    static func start(failingFirst failures: Int) async throws -> FakePushGateway {
+        let recorder = Recorder()
+        let router = Router()
+        router.post("/push") { request, _ -> HTTPResponse.Status in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let refuse = recorder.state.withLock { state in
+                state.requests += 1
+                guard state.requests > failures else { return true }
+                if let json = try? JSONValue(parsing: String(buffer: body)) { state.accepted.append(json) }
+                return false
+            }
+            return refuse ? .internalServerError : .ok
+        }
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) }, logger: Logger(label: "fake-push")
+        )
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "fake-push")))
+        Task { try await group.run() }
+        for await port in ports {
+            return FakePushGateway(port: port, recorder: recorder, group: group)
+        }
+        throw TestClient.Timeout(description: "push gateway did not start")
+    }
+
+    var requests: Int { recorder.state.withLock { $0.requests } }
+
+    func nextAccepted(timeout: Duration = .seconds(5)) async throws -> JSONValue {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let push = recorder.state.withLock({ $0.accepted.first }) { return push }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestClient.Timeout(description: "no push accepted within \(timeout)")
+    }
+
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+    }
+}
