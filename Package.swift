@@ -103,6 +103,9 @@ let package = Package(
             dependencies: [
                 "SwitchboardHooks",
                 "SwitchboardJS",
+                "SwitchboardServer",
+                "SwitchboardWire",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

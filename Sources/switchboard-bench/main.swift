@@ -16,11 +16,15 @@ struct Report: Encodable {
     var hookCost: [HookCostBenchmark.Row]
     var reload: ReloadBenchmark.Row
     var keywords: [KeywordBenchmark.Row]
+    var endToEnd: [EndToEndBenchmark.Row]
 }
 
 let hookCost = try await HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger).run()
 let reload = try await ReloadBenchmark(reloads: smoke ? 3 : 50, logger: logger).run()
 let keywords = try await KeywordBenchmark(calls: smoke ? 200 : 5_000, logger: logger).run()
+let endToEnd = try await EndToEndBenchmark(
+    duration: smoke ? .milliseconds(500) : .seconds(5), pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100, logger: logger
+).run()
 
 print("Hook cost per message at _messageReceived (\(hookCost.first?.calls ?? 0) calls each)")
 print("  handler                                median µs    p99 µs")
@@ -34,11 +38,21 @@ for row in keywords {
     print(String(format: "  %-8d %9.2f / %-9.2f %9.2f / %-9.2f %8.1f×", row.words, row.builtinMedianMicroseconds, row.builtinP99Microseconds,
                  row.scriptMedianMicroseconds, row.scriptP99Microseconds, row.scriptMedianMicroseconds / row.builtinMedianMicroseconds))
 }
+print("End to end over loopback WebSockets (protobuf), \(smoke ? "0.5" : "5") s each")
+print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  failed  lost  reloads")
+for row in endToEnd {
+    print("  " + row.name.padding(toLength: 50, withPad: " ", startingAt: 0)
+        + String(format: "%8.0f %14.0f %8.2f %8.2f %7d %5d %8d", row.messagesPerSecond, row.deliveriesPerSecond, row.p50Milliseconds,
+                 row.p99Milliseconds, row.failed, row.lost, row.scriptReloads))
+}
+if let plain = endToEnd.first, let hooked = endToEnd.dropFirst().first {
+    print(String(format: "  with hooks, one-to-one throughput is %.0f%% of the hook-free figure", 100 * hooked.messagesPerSecond / plain.messagesPerSecond))
+}
 print(String(format: "Script reload, write to serving (%d reloads): median %.1f ms, p99 %.1f ms", reload.reloads, reload.medianMilliseconds, reload.p99Milliseconds))
 
 if let jsonPath {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try encoder.encode(Report(smoke: smoke, hookCost: hookCost, reload: reload, keywords: keywords)).write(to: URL(fileURLWithPath: jsonPath))
+    try encoder.encode(Report(smoke: smoke, hookCost: hookCost, reload: reload, keywords: keywords, endToEnd: endToEnd)).write(to: URL(fileURLWithPath: jsonPath))
     print("wrote \(jsonPath)")
 }
