@@ -24,6 +24,10 @@ JS_EXPORT void JSGlobalContextSetEvalEnabled(JSGlobalContextRef ctx, bool enable
 /// An object with the VM's heap statistics: heapSize, heapCapacity, extraMemorySize, ...
 JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
 
+/// Collects the young generation now. Memory outside the heap (array buffers) is counted in
+/// the statistics only once a collection has visited its owner.
+JS_EXPORT void JSSynchronousEdenCollectForDebugging(JSContextRef ctx);
+
 #ifdef __cplusplus
 }
 #endif

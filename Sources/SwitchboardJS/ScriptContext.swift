@@ -141,8 +141,11 @@ final class ScriptContext {
 
     /// The bytes the VM holds for JavaScript: its heap's capacity plus memory outside it
     /// (array buffers, large strings). Capacity, not live size: it is known without a
-    /// collection and it is what the process pays.
-    var heapSize: Int {
+    /// collection and it is what the process pays. Memory just allocated outside the heap is
+    /// counted only once a collection has seen it, so after a slow call collect the young
+    /// generation first (a few milliseconds, against the call's own).
+    func heapSize(collectingYoungFirst: Bool) -> Int {
+        if collectingYoungFirst { JSSynchronousEdenCollectForDebugging(context) }
         guard let statistics = JSGetMemoryUsageStatistics(context) else { return 0 }
         return ["heapCapacity", "extraMemorySize"].reduce(0) { total, key in
             guard let value = JSString.with(key, { JSObjectGetProperty(context, statistics, $0, nil) }) else { return total }

@@ -20,6 +20,9 @@ final class ScriptWorker: Sendable {
 
     /// Calls between two heap measurements of a script VM.
     static let heapCheckInterval = 16
+    /// A call this long is measured whatever the count: allocating a lot takes time, so a
+    /// script cannot pile up many large allocations between two measurements.
+    static let slowCallThreshold: UInt64 = 2_000_000
 
     enum Outcome: Sendable, Equatable {
         case value(String)
@@ -110,18 +113,21 @@ final class ScriptWorker: Sendable {
                 overdueAt.store(0, ordering: .sequentiallyConsistent)
                 stalled.store(false, ordering: .sequentiallyConsistent)
             }
+            let started = Self.uptime
             let outcome: Outcome = switch context.invoke(hook: hook, paramsJSON: paramsJSON) {
             case .value(let json): .value(json)
             case .failed(let message): .failed(message)
             case .timedOut: .timedOut
             }
-            // Heap statistics walk the whole heap: look only every so often.
-            let measured = context.callsSinceHeapCheck >= Self.heapCheckInterval
+            // Heap statistics walk the whole heap: look only every so often, and after slow calls,
+            // which is when a script can have allocated a lot.
+            let slow = Self.uptime - started > Self.slowCallThreshold
+            let measured = slow || context.callsSinceHeapCheck >= Self.heapCheckInterval
             if measured { context.callsSinceHeapCheck = 0 } else { context.callsSinceHeapCheck += 1 }
             return Call(
                 outcome: outcome,
                 logs: context.hasLogs ? context.drainLogs() : [],
-                heapBytes: measured ? context.heapSize : nil
+                heapBytes: measured ? context.heapSize(collectingYoungFirst: slow) : nil
             )
         }
     }

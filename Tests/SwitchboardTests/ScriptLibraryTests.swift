@@ -164,6 +164,19 @@ import Testing
         #expect(library.status["hog"]?.error?.message.contains("past the cap") == true)
     }
 
+    @Test func aScriptThatGrabsALotAtOnceIsUnloadedAtOnce() async throws {
+        // One call taking 64 MB: measured straight away, not after the next fifteen calls.
+        try write("grab.js", """
+            const kept = [];
+            AV.Cloud.onIMMessageReceived(() => { kept.push(new Uint8Array(64 << 20).fill(1)); return {}; });
+            """)
+        let (library, pipeline) = library(heapCapBytes: 32 << 20)
+        await library.loadAll()
+        _ = await pipeline.run(MessageReceivedRequest.sample())
+        #expect(!pipeline.hasHandlers(for: .messageReceived))
+        #expect(library.status["grab"]?.error?.message.contains("past the cap") == true)
+    }
+
     @Test func resultsOfTheWrongShapeAreFailures() async throws {
         try write("odd.js", "AV.Cloud.onIMMessageReceived(() => ({ code: 'not a number', drop: true }));")
         var settings = HookSettings()
