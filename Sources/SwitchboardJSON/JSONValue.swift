@@ -11,17 +11,13 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(parsing text: String) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    public init(parsing text: String) throws(JSONSyntaxError) {
+        self = try JSONText.parse(text)
     }
 
     /// Compact JSON with sorted keys, so equal values always serialize the same way.
     public var jsonString: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail except for non-finite doubles, which parsing never produces.
-        guard let data = try? encoder.encode(self) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        JSONText.write(self)
     }
 
     public subscript(key: String) -> JSONValue? {
