@@ -6,6 +6,10 @@ import Logging
 // the same figures as JSON. Build in release mode for real figures:
 //   swift run -c release switchboard-bench --json bench.json
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == MemoryBenchmark.serverArgument, let directory = arguments.dropFirst().first {
+    try await MemoryBenchmark.serve(directory: directory)
+    exit(0)
+}
 let smoke = arguments.contains("--smoke")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 var logger = Logger(label: "switchboard-bench")
@@ -17,6 +21,7 @@ struct Report: Encodable {
     var reload: ReloadBenchmark.Row
     var keywords: [KeywordBenchmark.Row]
     var endToEnd: [EndToEndBenchmark.Row]
+    var memory: MemoryBenchmark.Row
 }
 
 let hookCost = try await HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger).run()
@@ -25,6 +30,7 @@ let keywords = try await KeywordBenchmark(calls: smoke ? 200 : 5_000, logger: lo
 let endToEnd = try await EndToEndBenchmark(
     duration: smoke ? .milliseconds(500) : .seconds(5), pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100, logger: logger
 ).run()
+let memory = try await MemoryBenchmark(clients: smoke ? 200 : 10_000, logger: logger).run()
 
 print("Hook cost per message at _messageReceived (\(hookCost.first?.calls ?? 0) calls each)")
 print("  handler                                median µs    p99 µs")
@@ -50,9 +56,12 @@ if let plain = endToEnd.first, let hooked = endToEnd.dropFirst().first {
 }
 print(String(format: "Script reload, write to serving (%d reloads): median %.1f ms, p99 %.1f ms", reload.reloads, reload.medianMilliseconds, reload.p99Milliseconds))
 
+print(String(format: "Server resident memory: idle %.1f MB, with %d clients logged in %.1f MB (%.1f KB a client)",
+             memory.idleMegabytes, memory.clients, memory.loadedMegabytes, memory.kilobytesPerClient))
+
 if let jsonPath {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try encoder.encode(Report(smoke: smoke, hookCost: hookCost, reload: reload, keywords: keywords, endToEnd: endToEnd)).write(to: URL(fileURLWithPath: jsonPath))
+    try encoder.encode(Report(smoke: smoke, hookCost: hookCost, reload: reload, keywords: keywords, endToEnd: endToEnd, memory: memory)).write(to: URL(fileURLWithPath: jsonPath))
     print("wrote \(jsonPath)")
 }

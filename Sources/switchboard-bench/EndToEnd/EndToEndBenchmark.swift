@@ -112,7 +112,7 @@ struct EndToEndBenchmark {
         )
     }
 
-    private static func login(_ clientID: String, _ client: BenchClient, _ stream: inout AsyncStream<GenericCommand>.Iterator) async throws {
+    static func login(_ clientID: String, _ client: BenchClient, _ stream: inout AsyncStream<GenericCommand>.Iterator) async throws {
         var open = GenericCommand()
         open.cmd = .session
         open.op = .open
