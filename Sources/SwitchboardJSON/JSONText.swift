@@ -21,6 +21,7 @@ enum JSONText {
 
     static func write(_ value: JSONValue) -> String {
         var output: [UInt8] = []
+        output.reserveCapacity(256)
         write(value, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
@@ -60,6 +61,11 @@ enum JSONText {
 
     private static func write(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: string.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
