@@ -1,4 +1,5 @@
 import Prometheus
+import Synchronization
 
 /// Per-handler counters and latencies, served in Prometheus' text format at `/metrics`.
 public final class HookMetrics: Sendable {
@@ -18,21 +19,56 @@ public final class HookMetrics: Sendable {
         .milliseconds(100), .milliseconds(500), .seconds(2),
     ]
 
+    /// The metrics of one handler at one point, looked up in the registry once rather than
+    /// on every call.
+    private struct Series {
+        var calls: Counter
+        var duration: DurationHistogram
+        var modifications: Counter
+        var drops: Counter
+        var failures: Counter
+        var timeouts: Counter
+    }
+
+    private struct SeriesKey: Hashable {
+        var handler: String
+        var kind: String
+        var point: HookPoint
+    }
+
+    private let series = Mutex<[SeriesKey: Series]>([:])
+
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
     }
 
     func record(handler: String, kind: String, point: HookPoint, outcome: Outcome, duration: Duration) {
-        let labels = [("handler", handler), ("kind", kind), ("point", point.rawValue)]
-        registry.makeCounter(name: "switchboard_hook_calls_total", labels: labels).increment()
-        registry.makeDurationHistogram(name: "switchboard_hook_duration_seconds", labels: labels, buckets: Self.buckets).record(duration)
-        let name: String? = switch outcome {
-        case .passed: nil
-        case .modified: "switchboard_hook_modifications_total"
-        case .stopped: "switchboard_hook_drops_total"
-        case .failed: "switchboard_hook_failures_total"
-        case .timedOut: "switchboard_hook_timeouts_total"
+        let metrics = series(SeriesKey(handler: handler, kind: kind, point: point))
+        metrics.calls.increment()
+        metrics.duration.record(duration)
+        switch outcome {
+        case .passed: break
+        case .modified: metrics.modifications.increment()
+        case .stopped: metrics.drops.increment()
+        case .failed: metrics.failures.increment()
+        case .timedOut: metrics.timeouts.increment()
         }
-        if let name { registry.makeCounter(name: name, labels: labels).increment() }
+    }
+
+    private func series(_ key: SeriesKey) -> Series {
+        series.withLock { known in
+            if let found = known[key] { return found }
+            let labels = [("handler", key.handler), ("kind", key.kind), ("point", key.point.rawValue)]
+            let made = Series(
+                calls: registry.makeCounter(name: "switchboard_hook_calls_total", labels: labels),
+                duration: registry.makeDurationHistogram(name: "switchboard_hook_duration_seconds", labels: labels, buckets: Self.buckets),
+                modifications: registry.makeCounter(name: "switchboard_hook_modifications_total", labels: labels),
+                drops: registry.makeCounter(name: "switchboard_hook_drops_total", labels: labels),
+                failures: registry.makeCounter(name: "switchboard_hook_failures_total", labels: labels),
+                timeouts: registry.makeCounter(name: "switchboard_hook_timeouts_total", labels: labels)
+            )
+            known[key] = made
+            return made
+        }
     }
 }
