@@ -15,8 +15,8 @@ final class ScriptContext {
 
     /// Whether the last call left console lines to drain.
     private(set) var hasLogs = false
-    /// Kept by the worker, which measures the heap every so many calls.
-    var callsSinceHeapCheck = 0
+    /// Kept by the worker, which measures the heap now and then, in uptime nanoseconds.
+    var lastHeapCheck: UInt64 = 0
     /// The CPU time each entry into JavaScript may take.
     private(set) var budget: Duration = .zero
 

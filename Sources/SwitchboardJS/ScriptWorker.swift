@@ -18,10 +18,11 @@ final class ScriptWorker: Sendable {
         var heapBytes: Int?
     }
 
-    /// Calls between two heap measurements of a script VM.
-    static let heapCheckInterval = 16
-    /// A call this long is measured whatever the count: allocating a lot takes time, so a
-    /// script cannot pile up many large allocations between two measurements.
+    /// Time between two heap measurements of a script VM: the statistics walk the whole heap,
+    /// which costs more than a small call.
+    static let heapCheckInterval: UInt64 = 50_000_000
+    /// A call this long is measured at once: allocating a lot takes time, so a script cannot
+    /// pile up many large allocations between two measurements.
     static let slowCallThreshold: UInt64 = 2_000_000
 
     enum Outcome: Sendable, Equatable {
@@ -119,11 +120,10 @@ final class ScriptWorker: Sendable {
             case .failed(let message): .failed(message)
             case .timedOut: .timedOut
             }
-            // Heap statistics walk the whole heap: look only every so often, and after slow calls,
-            // which is when a script can have allocated a lot.
-            let slow = Self.uptime - started > Self.slowCallThreshold
-            let measured = slow || context.callsSinceHeapCheck >= Self.heapCheckInterval
-            if measured { context.callsSinceHeapCheck = 0 } else { context.callsSinceHeapCheck += 1 }
+            let finished = Self.uptime
+            let slow = finished - started > Self.slowCallThreshold
+            let measured = slow || finished - context.lastHeapCheck > Self.heapCheckInterval
+            if measured { context.lastHeapCheck = finished }
             return Call(
                 outcome: outcome,
                 logs: context.hasLogs ? context.drainLogs() : [],
