@@ -53,24 +53,42 @@ struct HookCostBenchmark {
         rows.append(try await measure("built-in keyword filter, 1,000 words", request) { pipeline in
             pipeline.register(try KeywordBenchmark.builtinFilter(words, logger: logger))
         })
+        rows.append(await measureHandOff())
         return rows
     }
 
-    func measure(_ name: String, _ request: MessageReceivedRequest, setUp: (HookPipeline) async throws -> Void) async throws -> Row {
-        let pipeline = HookPipeline(logger: logger)
-        try await setUp(pipeline)
-        for _ in 0..<min(calls, 1000) { _ = await pipeline.run(request) }  // warm up
+    /// The floor under a script call: a hop to another thread and back, doing nothing there.
+    func measureHandOff() async -> Row {
+        let queue = DispatchQueue(label: "switchboard.bench.hand-off")
+        let statistics = await Self.sample(calls) {
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        }
+        return Row(name: "thread hand-off alone, no JavaScript", medianMicroseconds: statistics.median.microseconds,
+                   p99Microseconds: statistics.p99.microseconds, calls: calls)
+    }
+
+    /// Times `calls` runs of `body` after a warm-up.
+    static func sample(_ calls: Int, _ body: () async -> Void) async -> Statistics {
+        for _ in 0..<min(calls, 1000) { await body() }
         var samples: [Duration] = []
         samples.reserveCapacity(calls)
         let clock = ContinuousClock()
         for _ in 0..<calls {
             let started = clock.now
-            let outcome = await pipeline.run(request)
+            await body()
             samples.append(clock.now - started)
+        }
+        return Statistics(samples)
+    }
+
+    func measure(_ name: String, _ request: MessageReceivedRequest, setUp: (HookPipeline) async throws -> Void) async throws -> Row {
+        let pipeline = HookPipeline(logger: logger)
+        try await setUp(pipeline)
+        let statistics = await Self.sample(calls) { [expectsRewrite] in
+            let outcome = await pipeline.run(request)
             precondition(!outcome.isStopped, "the benchmark's handlers never drop")
             precondition(expectsRewrite == nil || (outcome.contentPatch != nil) == expectsRewrite, "\(name) did not filter as expected")
         }
-        let statistics = Statistics(samples)
         return Row(name: name, medianMicroseconds: statistics.median.microseconds, p99Microseconds: statistics.p99.microseconds, calls: calls)
     }
 
