@@ -33,8 +33,8 @@ public final class SQLiteStore: MessageStore {
 
     public func saveConversation(_ conversation: Conversation) async throws {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM conversation_member WHERE conversation_id = ?", arguments: [conversation.id])
-            try db.execute(sql: "DELETE FROM conversation WHERE id = ?", arguments: [conversation.id])
+            try db.executeCached(sql: "DELETE FROM conversation_member WHERE conversation_id = ?", arguments: [conversation.id])
+            try db.executeCached(sql: "DELETE FROM conversation WHERE id = ?", arguments: [conversation.id])
             try Self.insert(conversation, db)
         }
     }
@@ -81,7 +81,7 @@ public final class SQLiteStore: MessageStore {
     public func append(_ message: Message, queueFor recipients: [String]) async throws -> Message {
         try await pool.write { db in
             let (text, bytes) = RowMapping.columns(message.content)
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT OR IGNORE INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids,
                         patch_timestamp, wants_receipt, client_token)
@@ -96,19 +96,19 @@ public final class SQLiteStore: MessageStore {
             guard db.changesCount > 0 else {
                 // Only the client token can collide: message ids are random.
                 let stored = try Row.fetchOne(
-                    db, sql: "SELECT * FROM message WHERE conversation_id = ? AND sender = ? AND client_token = ?",
+                    db, cachedSQL: "SELECT * FROM message WHERE conversation_id = ? AND sender = ? AND client_token = ?",
                     arguments: [message.conversationID, message.from, message.clientToken]
                 )
                 return stored.map(RowMapping.message) ?? message
             }
             let seq = db.lastInsertedRowID
             for recipient in Set(recipients) {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT OR IGNORE INTO inbox (client_id, message_seq, delivered_at) VALUES (?, ?, ?)",
                     arguments: [recipient, seq, message.timestamp]
                 )
             }
-            try db.execute(
+            try db.executeCached(
                 sql: "UPDATE conversation SET last_message_at = ? WHERE id = ?",
                 arguments: [message.timestamp, message.conversationID]
             )
@@ -118,14 +118,14 @@ public final class SQLiteStore: MessageStore {
 
     public func message(id: String) async throws -> Message? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM message WHERE id = ?", arguments: [id]).map(RowMapping.message)
+            try Row.fetchOne(db, cachedSQL: "SELECT * FROM message WHERE id = ?", arguments: [id]).map(RowMapping.message)
         }
     }
 
     public func updateMessage(_ message: Message) async throws {
         try await pool.write { db in
             let (text, bytes) = RowMapping.columns(message.content)
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     UPDATE message SET text = ?, bytes = ?, lctype = ?, mention_all = ?, mention_pids = ?, patch_timestamp = ?
                     WHERE id = ?
@@ -142,7 +142,7 @@ public final class SQLiteStore: MessageStore {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
+                cachedSQL: """
                     SELECT message.* FROM message
                     JOIN conversation_member ON conversation_member.conversation_id = message.conversation_id
                     WHERE conversation_member.client_id = ? AND message.patch_timestamp > ?
@@ -175,7 +175,7 @@ public final class SQLiteStore: MessageStore {
         let finalArguments = arguments
         let sql = "SELECT * FROM message WHERE \(conditions.joined(separator: " AND ")) ORDER BY timestamp \(order), seq \(order) LIMIT ?"
         let page = try await pool.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: finalArguments).map(RowMapping.message)
+            try Row.fetchAll(db, cachedSQL: sql, arguments: finalArguments).map(RowMapping.message)
         }
         // SDKs expect every page oldest first, whichever way it was read.
         return query.direction == .older ? page.reversed() : page
@@ -185,7 +185,7 @@ public final class SQLiteStore: MessageStore {
         try await pool.write { db in
             let rows = try Row.fetchAll(
                 db,
-                sql: """
+                cachedSQL: """
                     SELECT message.* FROM inbox JOIN message ON message.seq = inbox.message_seq
                     WHERE inbox.client_id = ? AND inbox.delivered_at < ?
                     ORDER BY inbox.message_seq LIMIT ?
@@ -196,7 +196,7 @@ public final class SQLiteStore: MessageStore {
             if !seqs.isEmpty {
                 var arguments: StatementArguments = [now, clientID]
                 _ = arguments.append(contentsOf: StatementArguments(seqs))
-                try db.execute(
+                try db.executeCached(
                     sql: "UPDATE inbox SET delivered_at = ? WHERE client_id = ? AND message_seq IN \(Self.placeholders(seqs.count))",
                     arguments: arguments
                 )
@@ -207,7 +207,7 @@ public final class SQLiteStore: MessageStore {
 
     public func trimQueue(of clientID: String, keepingPerConversation count: Int) async throws {
         try await pool.write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     DELETE FROM inbox WHERE client_id = ? AND message_seq IN (
                         SELECT seq FROM (
@@ -243,12 +243,12 @@ public final class SQLiteStore: MessageStore {
         try await pool.write { db in
             let rows = try Row.fetchAll(
                 db,
-                sql: "SELECT message.* FROM inbox JOIN message ON message.seq = inbox.message_seq WHERE inbox.client_id = ? AND \(condition)",
+                cachedSQL: "SELECT message.* FROM inbox JOIN message ON message.seq = inbox.message_seq WHERE inbox.client_id = ? AND \(condition)",
                 arguments: [clientID] + arguments
             )
             guard !rows.isEmpty else { return [] }
             let seqs: [Int64] = rows.map { $0["seq"] }
-            try db.execute(
+            try db.executeCached(
                 sql: "DELETE FROM inbox WHERE client_id = ? AND message_seq IN \(Self.placeholders(seqs.count))",
                 arguments: [clientID] + StatementArguments(seqs)
             )
@@ -270,7 +270,7 @@ public final class SQLiteStore: MessageStore {
 
     public func receiptPositions(conversationID: String) async throws -> [ReceiptPosition] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM receipt_position WHERE conversation_id = ?", arguments: [conversationID]).map { row in
+            try Row.fetchAll(db, cachedSQL: "SELECT * FROM receipt_position WHERE conversation_id = ?", arguments: [conversationID]).map { row in
                 ReceiptPosition(clientID: row["client_id"], acknowledgedUpTo: row["acknowledged_up_to"], readUpTo: row["read_up_to"])
             }
         }
@@ -280,7 +280,7 @@ public final class SQLiteStore: MessageStore {
         let counts = try await pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
+                cachedSQL: """
                     SELECT message.conversation_id AS cid, COUNT(*) AS unread,
                         MAX(message.mention_all OR instr(message.mention_pids, ?) > 0) AS mentioned
                     FROM conversation_member
@@ -302,7 +302,7 @@ public final class SQLiteStore: MessageStore {
 
     public func registerDevice(clientID: String, token: String, deviceID: String?) async throws {
         try await pool.write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT INTO device (client_id, token, device_id, registered_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT DO UPDATE SET device_id = excluded.device_id, registered_at = excluded.registered_at
@@ -316,7 +316,7 @@ public final class SQLiteStore: MessageStore {
         guard !clientIDs.isEmpty else { return [:] }
         let rows = try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT client_id, token FROM device WHERE client_id IN \(Self.placeholders(clientIDs.count)) ORDER BY registered_at",
+                db, cachedSQL: "SELECT client_id, token FROM device WHERE client_id IN \(Self.placeholders(clientIDs.count)) ORDER BY registered_at",
                 arguments: StatementArguments(clientIDs)
             )
         }
@@ -324,7 +324,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     private static func advance(clientID: String, in conversationID: String, acknowledged: Int64, read: Int64, _ db: Database) throws {
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT INTO receipt_position (conversation_id, client_id, acknowledged_up_to, read_up_to) VALUES (?, ?, ?, ?)
                 ON CONFLICT DO UPDATE SET
@@ -340,7 +340,7 @@ public final class SQLiteStore: MessageStore {
         let messages = try await pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
+                cachedSQL: """
                     SELECT message.* FROM message JOIN (
                         SELECT conversation_id, MAX(timestamp) AS newest FROM message
                         WHERE conversation_id IN \(Self.placeholders(conversationIDs.count)) GROUP BY conversation_id
@@ -361,7 +361,7 @@ public final class SQLiteStore: MessageStore {
     // MARK: Helpers
 
     private static func insert(_ conversation: Conversation, _ db: Database) throws {
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT INTO conversation (id, kind, name, creator, attributes, unique_key, muted_by, created_at, updated_at, last_message_at, expires_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -373,7 +373,7 @@ public final class SQLiteStore: MessageStore {
             ]
         )
         for (position, member) in conversation.members.enumerated() {
-            try db.execute(
+            try db.executeCached(
                 sql: "INSERT OR IGNORE INTO conversation_member (conversation_id, client_id, position) VALUES (?, ?, ?)",
                 arguments: [conversation.id, member, position]
             )
@@ -381,13 +381,13 @@ public final class SQLiteStore: MessageStore {
     }
 
     private static func conversations(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Conversation] {
-        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        let rows = try Row.fetchAll(db, cachedSQL: sql, arguments: arguments)
         guard !rows.isEmpty else { return [] }
         let ids: [String] = rows.map { $0["id"] }
         var members: [String: [String]] = [:]
         let memberRows = try Row.fetchAll(
             db,
-            sql: "SELECT conversation_id, client_id FROM conversation_member WHERE conversation_id IN \(placeholders(ids.count)) ORDER BY position",
+            cachedSQL: "SELECT conversation_id, client_id FROM conversation_member WHERE conversation_id IN \(placeholders(ids.count)) ORDER BY position",
             arguments: StatementArguments(ids)
         )
         for row in memberRows {
