@@ -1,67 +1,97 @@
 import Foundation
 import Logging
 
-// switchboard-bench [--smoke] [--json FILE]
-// Prints a table of what hooks cost per message and how fast scripts reload, and writes
-// the same figures as JSON. Build in release mode for real figures:
-//   swift run -c release switchboard-bench --json bench.json
+// switchboard-bench [--smoke] [--only SECTION[,SECTION...]] [--json FILE]
+// Measures what hooks cost per message, the keyword filter against a script, end-to-end
+// throughput, script reload time and the server's memory; prints each section as it
+// finishes and writes the figures as JSON. Build in release mode for real figures:
+//   swift build -c release --product switchboard-bench && .build/release/switchboard-bench
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == MemoryBenchmark.serverArgument, let directory = arguments.dropFirst().first {
     try await MemoryBenchmark.serve(directory: directory)
     exit(0)
 }
+
+func value(after flag: String) -> String? {
+    arguments.firstIndex(of: flag).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+}
+
+let sections = ["hooks", "keywords", "e2e", "reload", "memory"]
 let smoke = arguments.contains("--smoke")
-let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+let jsonPath = value(after: "--json")
+let only = value(after: "--only").map { Set($0.split(separator: ",").map(String.init)) } ?? Set(sections)
+if let unknown = only.subtracting(sections).first {
+    FileHandle.standardError.write(Data("switchboard-bench: unknown section '\(unknown)'; sections are \(sections.joined(separator: ", "))\n".utf8))
+    exit(2)
+}
 var logger = Logger(label: "switchboard-bench")
 logger.logLevel = .critical
 
 struct Report: Encodable {
     var smoke: Bool
-    var hookCost: [HookCostBenchmark.Row]
-    var reload: ReloadBenchmark.Row
-    var keywords: [KeywordBenchmark.Row]
-    var endToEnd: [EndToEndBenchmark.Row]
-    var memory: MemoryBenchmark.Row
+    var hookCost: [HookCostBenchmark.Row]?
+    var keywords: [KeywordBenchmark.Row]?
+    var endToEnd: [EndToEndBenchmark.Row]?
+    var reload: ReloadBenchmark.Row?
+    var memory: MemoryBenchmark.Row?
+}
+var report = Report(smoke: smoke)
+
+if only.contains("hooks") {
+    let rows = try await HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger).run()
+    print("Hook cost per message at _messageReceived (\(rows.first?.calls ?? 0) calls each)")
+    print("  handler                                median µs    p99 µs")
+    for row in rows {
+        print("  " + row.name.padding(toLength: 38, withPad: " ", startingAt: 0)
+            + String(format: "%10.2f%10.2f", row.medianMicroseconds, row.p99Microseconds))
+    }
+    report.hookCost = rows
 }
 
-let hookCost = try await HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger).run()
-let reload = try await ReloadBenchmark(reloads: smoke ? 3 : 50, logger: logger).run()
-let keywords = try await KeywordBenchmark(calls: smoke ? 200 : 5_000, logger: logger).run()
-let endToEnd = try await EndToEndBenchmark(
-    duration: smoke ? .milliseconds(500) : .seconds(5), pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100, logger: logger
-).run()
-let memory = try await MemoryBenchmark(clients: smoke ? 200 : 10_000, logger: logger).run()
+if only.contains("keywords") {
+    let rows = try await KeywordBenchmark(calls: smoke ? 200 : 5_000, logger: logger).run()
+    print("Keyword filter per message, built-in against a JavaScript regular expression (median / p99 µs)")
+    print("  words      built-in              regex script          script ÷ built-in")
+    for row in rows {
+        print(String(format: "  %-8d %9.2f / %-9.2f %9.2f / %-9.2f %8.1f×", row.words, row.builtinMedianMicroseconds, row.builtinP99Microseconds,
+                     row.scriptMedianMicroseconds, row.scriptP99Microseconds, row.scriptMedianMicroseconds / row.builtinMedianMicroseconds))
+    }
+    report.keywords = rows
+}
 
-print("Hook cost per message at _messageReceived (\(hookCost.first?.calls ?? 0) calls each)")
-print("  handler                                median µs    p99 µs")
-for row in hookCost {
-    print("  " + row.name.padding(toLength: 38, withPad: " ", startingAt: 0)
-        + String(format: "%10.2f%10.2f", row.medianMicroseconds, row.p99Microseconds))
+if only.contains("e2e") {
+    let rows = try await EndToEndBenchmark(
+        duration: smoke ? .milliseconds(500) : .seconds(5), pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100, logger: logger
+    ).run()
+    print("End to end over loopback WebSockets (protobuf), \(smoke ? "0.5" : "5") s each")
+    print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  failed  lost  reloads")
+    for row in rows {
+        print("  " + row.name.padding(toLength: 50, withPad: " ", startingAt: 0)
+            + String(format: "%8.0f %14.0f %8.2f %8.2f %7d %5d %8d", row.messagesPerSecond, row.deliveriesPerSecond, row.p50Milliseconds,
+                     row.p99Milliseconds, row.failed, row.lost, row.scriptReloads))
+    }
+    if let plain = rows.first, let hooked = rows.dropFirst().first {
+        print(String(format: "  with hooks, one-to-one throughput is %.0f%% of the hook-free figure", 100 * hooked.messagesPerSecond / plain.messagesPerSecond))
+    }
+    report.endToEnd = rows
 }
-print("Keyword filter per message, built-in against a JavaScript regular expression (median / p99 µs)")
-print("  words      built-in              regex script          script ÷ built-in")
-for row in keywords {
-    print(String(format: "  %-8d %9.2f / %-9.2f %9.2f / %-9.2f %8.1f×", row.words, row.builtinMedianMicroseconds, row.builtinP99Microseconds,
-                 row.scriptMedianMicroseconds, row.scriptP99Microseconds, row.scriptMedianMicroseconds / row.builtinMedianMicroseconds))
-}
-print("End to end over loopback WebSockets (protobuf), \(smoke ? "0.5" : "5") s each")
-print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  failed  lost  reloads")
-for row in endToEnd {
-    print("  " + row.name.padding(toLength: 50, withPad: " ", startingAt: 0)
-        + String(format: "%8.0f %14.0f %8.2f %8.2f %7d %5d %8d", row.messagesPerSecond, row.deliveriesPerSecond, row.p50Milliseconds,
-                 row.p99Milliseconds, row.failed, row.lost, row.scriptReloads))
-}
-if let plain = endToEnd.first, let hooked = endToEnd.dropFirst().first {
-    print(String(format: "  with hooks, one-to-one throughput is %.0f%% of the hook-free figure", 100 * hooked.messagesPerSecond / plain.messagesPerSecond))
-}
-print(String(format: "Script reload, write to serving (%d reloads): median %.1f ms, p99 %.1f ms", reload.reloads, reload.medianMilliseconds, reload.p99Milliseconds))
 
-print(String(format: "Server resident memory: idle %.1f MB, with %d clients logged in %.1f MB (%.1f KB a client)",
-             memory.idleMegabytes, memory.clients, memory.loadedMegabytes, memory.kilobytesPerClient))
+if only.contains("reload") {
+    let row = try await ReloadBenchmark(reloads: smoke ? 3 : 50, logger: logger).run()
+    print(String(format: "Script reload, write to serving (%d reloads): median %.1f ms, p99 %.1f ms", row.reloads, row.medianMilliseconds, row.p99Milliseconds))
+    report.reload = row
+}
+
+if only.contains("memory") {
+    let row = try await MemoryBenchmark(clients: smoke ? 200 : 10_000, logger: logger).run()
+    print(String(format: "Server resident memory: idle %.1f MB, with %d clients logged in %.1f MB (%.1f KB a client)",
+                 row.idleMegabytes, row.clients, row.loadedMegabytes, row.kilobytesPerClient))
+    report.memory = row
+}
 
 if let jsonPath {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try encoder.encode(Report(smoke: smoke, hookCost: hookCost, reload: reload, keywords: keywords, endToEnd: endToEnd, memory: memory)).write(to: URL(fileURLWithPath: jsonPath))
+    try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
     print("wrote \(jsonPath)")
 }
