@@ -120,6 +120,7 @@ let package = Package(
                 "SwitchboardJS",
                 "SwitchboardJSON",
                 "SwitchboardWire",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -5,6 +5,7 @@ import SwitchboardCore
 /// `MessageStore` over one SQLite file in WAL mode: one writer, concurrent readers.
 public final class SQLiteStore: MessageStore {
     private let pool: DatabasePool
+    private let writer: BatchedWriter
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -20,19 +21,20 @@ public final class SQLiteStore: MessageStore {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        writer = BatchedWriter(pool: pool)
         try Migrations.migrator.migrate(pool)
     }
 
     // MARK: Conversations
 
     public func createConversation(_ conversation: Conversation) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try Self.insert(conversation, db)
         }
     }
 
     public func saveConversation(_ conversation: Conversation) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.executeCached(sql: "DELETE FROM conversation_member WHERE conversation_id = ?", arguments: [conversation.id])
             try db.executeCached(sql: "DELETE FROM conversation WHERE id = ?", arguments: [conversation.id])
             try Self.insert(conversation, db)
@@ -79,7 +81,7 @@ public final class SQLiteStore: MessageStore {
     // MARK: Messages
 
     public func append(_ message: Message, queueFor recipients: [String]) async throws -> Message {
-        try await pool.write { db in
+        try await writer.write { db in
             let (text, bytes) = RowMapping.columns(message.content)
             try db.executeCached(
                 sql: """
@@ -123,7 +125,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func updateMessage(_ message: Message) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             let (text, bytes) = RowMapping.columns(message.content)
             try db.executeCached(
                 sql: """
@@ -182,7 +184,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func messagesToDeliver(to clientID: String, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message] {
-        try await pool.write { db in
+        try await writer.write { db in
             let rows = try Row.fetchAll(
                 db,
                 cachedSQL: """
@@ -206,7 +208,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func trimQueue(of clientID: String, keepingPerConversation count: Int) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.executeCached(
                 sql: """
                     DELETE FROM inbox WHERE client_id = ? AND message_seq IN (
@@ -240,7 +242,7 @@ public final class SQLiteStore: MessageStore {
     /// Takes the matching messages off the client's queue and moves its delivered position
     /// in their conversations past them.
     private func acknowledge(clientID: String, messagesWhere condition: String, _ arguments: StatementArguments) async throws -> [Message] {
-        try await pool.write { db in
+        try await writer.write { db in
             let rows = try Row.fetchAll(
                 db,
                 cachedSQL: "SELECT message.* FROM inbox JOIN message ON message.seq = inbox.message_seq WHERE inbox.client_id = ? AND \(condition)",
@@ -263,7 +265,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func markRead(clientID: String, conversationID: String, upTo timestamp: Int64) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try Self.advance(clientID: clientID, in: conversationID, acknowledged: timestamp, read: timestamp, db)
         }
     }
@@ -301,7 +303,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func registerDevice(clientID: String, token: String, deviceID: String?) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.executeCached(
                 sql: """
                     INSERT INTO device (client_id, token, device_id, registered_at) VALUES (?, ?, ?, ?)

@@ -1,0 +1,86 @@
+import GRDB
+import Synchronization
+
+/// Runs the store's writes in shared transactions. Writes that arrive while a transaction is
+/// committing go together into the next one, each in its own savepoint, so one failing write
+/// does not undo the others. Under load many small commits (and as many hops to the writer
+/// thread) become a few large ones; an idle store writes at once. Every caller hears back
+/// only after the transaction holding its write has committed.
+final class BatchedWriter: Sendable {
+    private let pool: DatabasePool
+    private let state = Mutex<(queued: [any BatchedWrite], draining: Bool)>(([], false))
+
+    init(pool: DatabasePool) {
+        self.pool = pool
+    }
+
+    func write<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let startsDrain = state.withLock { state in
+                state.queued.append(WriteJob(work: work, continuation: continuation))
+                defer { state.draining = true }
+                return !state.draining
+            }
+            if startsDrain { Task { await self.drain() } }
+        }
+    }
+
+    private func drain() async {
+        while true {
+            let jobs = state.withLock { state in
+                defer { state.queued.removeAll(keepingCapacity: true) }
+                if state.queued.isEmpty { state.draining = false }
+                return state.queued
+            }
+            guard !jobs.isEmpty else { return }
+            do {
+                try await pool.write { db in
+                    for job in jobs { job.run(db) }
+                }
+                for job in jobs { job.finish(committing: nil) }
+            } catch {
+                for job in jobs { job.finish(committing: error) }
+            }
+        }
+    }
+}
+
+/// One caller's write inside a shared transaction.
+private protocol BatchedWrite: Sendable {
+    /// Runs the write in a savepoint and keeps its result.
+    func run(_ db: Database)
+    /// Answers the caller once the transaction is over: its result, or why the commit failed.
+    func finish(committing error: (any Error)?)
+}
+
+private final class WriteJob<Value: Sendable>: BatchedWrite {
+    private let work: @Sendable (Database) throws -> Value
+    private let continuation: CheckedContinuation<Value, any Error>
+    private let result = Mutex<Result<Value, any Error>?>(nil)
+
+    init(work: @escaping @Sendable (Database) throws -> Value, continuation: CheckedContinuation<Value, any Error>) {
+        self.work = work
+        self.continuation = continuation
+    }
+
+    func run(_ db: Database) {
+        let outcome = Result { () throws -> Value in
+            var value: Value?
+            try db.inSavepoint {
+                value = try work(db)
+                return .commit
+            }
+            return value!
+        }
+        result.withLock { $0 = outcome }
+    }
+
+    func finish(committing error: (any Error)?) {
+        if let error {
+            continuation.resume(throwing: error)
+        } else {
+            // `run` always happens before a commit, so there is a result.
+            continuation.resume(with: result.withLock { $0 } ?? .failure(CancellationError()))
+        }
+    }
+}
