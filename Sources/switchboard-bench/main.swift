@@ -61,9 +61,9 @@ if only.contains("keywords") {
 
 if only.contains("e2e") {
     let rows = try await EndToEndBenchmark(
-        duration: smoke ? .milliseconds(500) : .seconds(5), pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100, logger: logger
+        duration: smoke ? .milliseconds(500) : .seconds(3), rounds: smoke ? 1 : 3, pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100, logger: logger
     ).run()
-    print("End to end over loopback WebSockets (protobuf), \(smoke ? "0.5" : "5") s each")
+    print("End to end over loopback WebSockets (protobuf), \(smoke ? "one round of 0.5 s" : "median of three rounds of 3 s") each")
     print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  failed  lost  reloads")
     for row in rows {
         print("  " + row.name.padding(toLength: 50, withPad: " ", startingAt: 0)
