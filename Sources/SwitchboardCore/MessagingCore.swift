@@ -22,9 +22,10 @@ public final class MessagingCore: Sendable {
     ///   - push: where push decisions for offline members go.
     public init(settings: CoreSettings, store: any MessageStore, hooks: HookPipeline, push: any PushGateway, logger: Logger) {
         let context = CoreContext(settings: settings, store: store, presence: presence, clock: ServerClock(), logger: logger)
-        let delivery = Delivery(
-            context: context, shed: hooks.metrics.registry.makeCounter(name: "switchboard_room_messages_shed_total")
+        let shed = hooks.metrics.makeCounter(
+            subsystem: "room", name: "messages_shed", help: "Chat-room messages dropped for a member who fell behind, lowest priority first."
         )
+        let delivery = Delivery(context: context, shed: shed)
         self.context = context
         self.delivery = delivery
         clientHooks = ClientHooks(pipeline: hooks)

@@ -55,17 +55,32 @@ public final class HookMetrics: Sendable {
         }
     }
 
+    /// A counter of the server's own, `switchboard_<subsystem>_<name>_total`, in this registry.
+    public func makeCounter(subsystem: String, name: String, help: String) -> Counter {
+        registry.makeCounter(descriptor: Self.counter(subsystem, name, help))
+    }
+
+    private static func counter(_ subsystem: String, _ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "switchboard", subsystem: subsystem, metricName: name, unitName: "total", helpText: help)
+    }
+
     private func series(_ key: SeriesKey) -> Series {
         series.withLock { known in
             if let found = known[key] { return found }
             let labels = [("handler", key.handler), ("kind", key.kind), ("point", key.point.rawValue)]
             let made = Series(
-                calls: registry.makeCounter(name: "switchboard_hook_calls_total", labels: labels),
-                duration: registry.makeDurationHistogram(name: "switchboard_hook_duration_seconds", labels: labels, buckets: Self.buckets),
-                modifications: registry.makeCounter(name: "switchboard_hook_modifications_total", labels: labels),
-                drops: registry.makeCounter(name: "switchboard_hook_drops_total", labels: labels),
-                failures: registry.makeCounter(name: "switchboard_hook_failures_total", labels: labels),
-                timeouts: registry.makeCounter(name: "switchboard_hook_timeouts_total", labels: labels)
+                calls: registry.makeCounter(descriptor: Self.counter("hook", "calls", "Hook handler calls."), labels: labels),
+                duration: registry.makeDurationHistogram(
+                    descriptor: MetricNameDescriptor(
+                        namespace: "switchboard", subsystem: "hook", metricName: "duration", unitName: "seconds",
+                        helpText: "Time a hook handler took, failures and time-outs included."
+                    ),
+                    labels: labels, buckets: Self.buckets
+                ),
+                modifications: registry.makeCounter(descriptor: Self.counter("hook", "modifications", "Calls that changed the request."), labels: labels),
+                drops: registry.makeCounter(descriptor: Self.counter("hook", "drops", "Calls that stopped the chain (drop or reject)."), labels: labels),
+                failures: registry.makeCounter(descriptor: Self.counter("hook", "failures", "Calls that threw or returned a malformed result."), labels: labels),
+                timeouts: registry.makeCounter(descriptor: Self.counter("hook", "timeouts", "Calls stopped at their time budget."), labels: labels)
             )
             known[key] = made
             return made

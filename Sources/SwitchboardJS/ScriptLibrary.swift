@@ -49,7 +49,9 @@ public final class ScriptLibrary: Sendable {
     public init(settings: Settings, pipeline: HookPipeline, logger: Logger) {
         self.settings = settings
         self.pipeline = pipeline
-        let abandoned = pipeline.metrics.registry.makeCounter(name: "switchboard_script_calls_abandoned_total")
+        let abandoned = pipeline.metrics.makeCounter(
+            subsystem: "script", name: "calls_abandoned", help: "Script calls whose callers were let go after running past budget and grace."
+        )
         self.pool = ScriptPool(size: settings.workers, overrunGrace: settings.overrunGrace) { worker, callers in
             abandoned.increment(by: Int64(callers))
             logger.error("a hook call ran past its budget and could not be stopped; its callers go on without it", metadata: [
