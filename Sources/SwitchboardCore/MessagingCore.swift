@@ -105,11 +105,8 @@ public final class MessagingCore: Sendable {
         case (.session, .refresh): return sessions.refresh(request, clientID: clientID)
         case (.session, .query): return sessions.onlineStatus(request)
         case (.conv, .start): return try await conversations.start(request, from: clientID)
-        case (.conv, .add): return try await conversations.add(request, from: clientID)
-        case (.conv, .remove): return try await conversations.remove(request, from: clientID)
-        case (.conv, .update): return try await conversations.update(request, from: clientID)
-        case (.conv, .mute): return try await conversations.setMuted(true, request, from: clientID)
-        case (.conv, .unmute): return try await conversations.setMuted(false, request, from: clientID)
+        case (.conv, .add), (.conv, .remove), (.conv, .update), (.conv, .mute), (.conv, .unmute):
+            return try await conversations.change(request, from: clientID)
         case (.conv, .query): return try await conversations.query(request, from: clientID)
         case (.conv, .count): return try await conversations.count(request)
         case (.direct, _): return try await messages.send(request, from: clientID, on: connection)

@@ -175,6 +175,26 @@ import Testing
         try await server.stop()
     }
 
+    @Test func clientsJoiningARoomAtTheSameMomentAreAllKept() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.request(.startConversation(members: [], name: "lobby", transient: true)).convMessage.cid
+        var guests: [TestClient] = []
+        for index in 0..<20 { guests.append(try await server.login("guest\(index)")) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, guest) in guests.enumerated() {
+                group.addTask {
+                    let reply = try await guest.request(.conversation(.add, cid: cid, members: ["guest\(index)"]))
+                    #expect(reply.op == .added)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let count = try await alice.request(.conversation(.count, cid: cid))
+        #expect(count.convMessage.count == 21)
+        try await server.stop()
+    }
+
     @Test func temporaryConversationsExpire() async throws {
         let server = try await TestServer.start()
         let alice = try await server.login("alice")

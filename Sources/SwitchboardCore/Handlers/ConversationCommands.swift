@@ -17,6 +17,7 @@ struct ConversationCommands: Sendable {
     let context: CoreContext
     let notifier: Notifier
     let hooks: ConversationHooks
+    private let locks = ConversationLocks()
 
     // MARK: start
 
@@ -93,9 +94,26 @@ struct ConversationCommands: Sendable {
         return reply
     }
 
+    // MARK: changes
+
+    /// `conv/add`, `remove`, `update`, `mute` and `unmute`: each reads the conversation,
+    /// changes it and saves it whole, one at a time per conversation.
+    func change(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+        try await locks.withLock(request.convMessage.cid) {
+            switch request.op {
+            case .add: try await add(request, from: clientID)
+            case .remove: try await remove(request, from: clientID)
+            case .update: try await update(request, from: clientID)
+            case .mute: try await setMuted(true, request, from: clientID)
+            case .unmute: try await setMuted(false, request, from: clientID)
+            default: throw CommandError(.unparseableRawMessage, detail: "unsupported command conv/\(request.op)")
+            }
+        }
+    }
+
     // MARK: add and remove
 
-    func add(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    private func add(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let conv = request.convMessage
         var (conversation, requested, joiningSelf) = try await membershipChange(conv, by: clientID)
         if !joiningSelf, !conversation.isTransient { try conversation.requireMember(clientID) }
@@ -122,7 +140,7 @@ struct ConversationCommands: Sendable {
         return reply
     }
 
-    func remove(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    private func remove(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let conv = request.convMessage
         var (conversation, requested, leavingSelf) = try await membershipChange(conv, by: clientID)
         if !leavingSelf { try conversation.requireMember(clientID) }
@@ -165,7 +183,7 @@ struct ConversationCommands: Sendable {
 
     // MARK: update, mute
 
-    func update(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    private func update(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         var conversation = try await existingConversation(request.convMessage.cid)
         if !conversation.isTransient { try conversation.requireMember(clientID) }
         var changes = try Self.attributes(request.convMessage)
@@ -203,7 +221,7 @@ struct ConversationCommands: Sendable {
         return reply
     }
 
-    func setMuted(_ muted: Bool, _ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    private func setMuted(_ muted: Bool, _ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         var conversation = try await existingConversation(request.convMessage.cid)
         try conversation.requireMember(clientID)
         var muted = muted
