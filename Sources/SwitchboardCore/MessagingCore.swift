@@ -89,6 +89,16 @@ public final class MessagingCore: Sendable {
         }
     }
 
+    /// Deletes the temporary conversations whose TTL has passed, with their messages.
+    public func deleteExpiredConversations() async {
+        do {
+            let deleted = try await context.store.deleteConversations(expiredBefore: ServerClock.wallMilliseconds())
+            if deleted > 0 { context.logger.info("expired conversations deleted", metadata: ["count": "\(deleted)"]) }
+        } catch {
+            context.logger.error("deleting expired conversations failed", metadata: ["error": "\(error)"])
+        }
+    }
+
     private func route(_ request: GenericCommand, on connection: Connection) async throws -> GenericCommand? {
         switch (request.cmd, request.op) {
         case (.echo, _):

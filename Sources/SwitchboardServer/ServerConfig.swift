@@ -27,6 +27,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var maxHistoryLimit = 1000
     public var maxMembers = 500
     public var temporaryConversationTTLSeconds: Int32 = 86_400
+    /// How often temporary conversations past their TTL are deleted with their messages.
+    public var expirySweepSeconds: Int64 = 60
     public var editingAllowed = true
     public var recallAllowed = true
     /// Seconds after sending during which a message may be edited or recalled; 0 for always.
@@ -155,6 +157,7 @@ struct ConfigFile: Decodable {
         var maxHistoryLimit: Int?
         var maxMembers: Int?
         var temporaryConversationTTLSeconds: Int32?
+        var expirySweepSeconds: Int64?
     }
 
     struct Keywords: Decodable {
@@ -232,6 +235,11 @@ struct ConfigFile: Decodable {
         config.maxHistoryLimit = limits?.maxHistoryLimit ?? config.maxHistoryLimit
         config.maxMembers = limits?.maxMembers ?? config.maxMembers
         config.temporaryConversationTTLSeconds = limits?.temporaryConversationTTLSeconds ?? config.temporaryConversationTTLSeconds
+        config.expirySweepSeconds = limits?.expirySweepSeconds ?? config.expirySweepSeconds
+        // Zero would run the housekeeping in a tight loop.
+        for (key, seconds) in [("redeliverySeconds", config.redeliverySeconds), ("expirySweepSeconds", config.expirySweepSeconds)] where seconds < 1 {
+            throw ConfigError("limits.\(key): must be at least 1 second")
+        }
         if keywords?.enabled == false {
             config.keywordFilter = nil
         } else if let keywords {

@@ -103,7 +103,8 @@ public struct SwitchboardApplication: Sendable {
                     // Without a hooks folder there is nothing to watch: its end must not end the server.
                     .init(service: scriptService, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
                     .init(service: KeywordListService(filter: keywordFilter, logger: logger), successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
-                    .init(service: RedeliveryService(core: core, interval: .seconds(config.redeliverySeconds))),
+                    .init(service: RecurringService(interval: .seconds(config.redeliverySeconds)) { [core] in await core.redeliverUnacknowledged() }),
+                    .init(service: RecurringService(interval: .seconds(config.expirySweepSeconds)) { [core] in await core.deleteExpiredConversations() }),
                     .init(service: GoodbyeService(gateway: gateway)),
                 ],
                 gracefulShutdownSignals: signals,

@@ -81,6 +81,9 @@ enum Migrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v6: find expired conversations") { db in
+            try db.execute(sql: "CREATE INDEX conversation_by_expiry ON conversation(expires_at) WHERE expires_at IS NOT NULL")
+        }
         return migrator
     }
 }

@@ -41,6 +41,17 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
+    public func deleteConversations(expiredBefore time: Int64) async throws -> Int {
+        try await writer.write { db in
+            let expired = "SELECT id FROM conversation WHERE expires_at < ?"
+            // Queued copies go with their messages (inbox rows cascade); members with the conversation.
+            try db.executeCached(sql: "DELETE FROM message WHERE conversation_id IN (\(expired))", arguments: [time])
+            try db.executeCached(sql: "DELETE FROM receipt_position WHERE conversation_id IN (\(expired))", arguments: [time])
+            try db.executeCached(sql: "DELETE FROM conversation WHERE expires_at < ?", arguments: [time])
+            return db.changesCount
+        }
+    }
+
     public func conversation(id: String) async throws -> Conversation? {
         try await conversations(ids: [id]).first
     }

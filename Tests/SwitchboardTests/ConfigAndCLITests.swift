@@ -41,6 +41,13 @@ import Testing
         #expect(throws: ConfigError.self) { try ServerConfig.load(path: path) }
     }
 
+    @Test func housekeepingIntervalsComeFromLimitsAndMustBePositive() throws {
+        let config = try ServerConfig.load(path: write("limits:\n  expirySweepSeconds: 5\n"))
+        #expect(config.expirySweepSeconds == 5)
+        let zero = try write("limits:\n  redeliverySeconds: 0\n")
+        #expect(throws: ConfigError.self) { try ServerConfig.load(path: zero) }
+    }
+
     @Test func hooksListShowsEachChainInOrderWithItsPolicy() {
         var settings = HookSettings(defaultBudget: .milliseconds(300))
         settings.handlers["second"] = .init(policy: .init(failurePolicy: .closed))

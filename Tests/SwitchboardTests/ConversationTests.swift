@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SwitchboardCore
 import SwitchboardWire
 import Testing
@@ -208,6 +209,25 @@ import Testing
         try await server.stop()
     }
 
+    @Test func expiredTemporaryConversationsAreDeletedWithTheirMessages() async throws {
+        let server = try await TestServer.start { $0.expirySweepSeconds = 1 }
+        let alice = try await server.login("alice")
+        let brief = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 1)).convMessage.cid
+        let lasting = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 3600)).convMessage.cid
+        try await alice.sendText("gone soon", cid: brief)
+        try await alice.sendText("still here", cid: lasting)
+        let stored = StoredRows(path: server.config.databasePath)
+        // Conversation, its two members, the message and its copy queued for bob (offline).
+        #expect(try await stored.count(of: brief) == 5)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try await stored.count(of: brief) > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try await stored.count(of: brief) == 0)
+        #expect(try await stored.count(of: lasting) == 5)
+        try await server.stop()
+    }
+
     /// Runs a conv/query and returns the result objects.
     private func conversations(
         _ client: TestClient, where json: String, sort: String? = nil, limit: Int32? = nil, skip: Int32? = nil
@@ -216,5 +236,26 @@ import Testing
         #expect(reply.op == .results, "\(reply)")
         let data = Data(reply.convMessage.results.data.utf8)
         return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+    }
+}
+
+/// Reads a running server's database file, to see what it keeps.
+private struct StoredRows {
+    let path: String
+
+    /// Rows that belong to a conversation, in every table that holds them.
+    func count(of conversationID: String) async throws -> Int {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        return try await database.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM conversation WHERE id = ?1)
+                     + (SELECT COUNT(*) FROM conversation_member WHERE conversation_id = ?1)
+                     + (SELECT COUNT(*) FROM message WHERE conversation_id = ?1)
+                     + (SELECT COUNT(*) FROM inbox JOIN message ON message.seq = inbox.message_seq WHERE conversation_id = ?1)
+                     + (SELECT COUNT(*) FROM receipt_position WHERE conversation_id = ?1)
+                """, arguments: [conversationID]) ?? 0
+        }
     }
 }

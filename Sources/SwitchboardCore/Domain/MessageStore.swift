@@ -13,6 +13,9 @@ public protocol MessageStore: Sendable {
     /// member or id.
     func recentConversations(limit: Int) async throws -> [Conversation]
     func saveConversation(_ conversation: Conversation) async throws
+    /// Deletes the conversations that expired before `time`, with their messages, queues
+    /// and receipt positions; returns how many.
+    func deleteConversations(expiredBefore time: Int64) async throws -> Int
 
     /// Stores the message and queues it for each of `recipients` until they acknowledge it,
     /// and returns it; if the sender already sent it (same conversation, same client token),

@@ -1,17 +1,16 @@
 import ServiceLifecycle
-import SwitchboardCore
 
-/// Periodically sends online clients the messages they received but never acknowledged.
-struct RedeliveryService: Service {
-    let core: MessagingCore
+/// Runs a piece of housekeeping at a fixed interval until the server shuts down.
+struct RecurringService: Service {
     let interval: Duration
+    let work: @Sendable () async -> Void
 
     func run() async throws {
         // Sleeping ends with an error once shutdown begins; that is how the loop stops.
         try? await cancelWhenGracefulShutdown {
             while true {
                 try await Task.sleep(for: interval)
-                await core.redeliverUnacknowledged()
+                await work()
             }
         }
     }
