@@ -57,21 +57,21 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func conversation(uniqueKey: String) async throws -> Conversation? {
-        try await pool.read { db in
+        try await read { db in
             try Self.conversations(db, sql: "SELECT * FROM conversation WHERE unique_key = ?", arguments: [uniqueKey]).first
         }
     }
 
     public func conversations(ids: [String]) async throws -> [Conversation] {
         guard !ids.isEmpty else { return [] }
-        return try await pool.read { db in
+        return try await read { db in
             try Self.conversations(db, sql: "SELECT * FROM conversation WHERE id IN \(Self.placeholders(ids.count))", arguments: StatementArguments(ids))
         }
     }
 
     public func conversations(withAnyMember members: [String]) async throws -> [Conversation] {
         guard !members.isEmpty else { return [] }
-        return try await pool.read { db in
+        return try await read { db in
             try Self.conversations(
                 db,
                 sql: """
@@ -84,7 +84,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func recentConversations(limit: Int) async throws -> [Conversation] {
-        try await pool.read { db in
+        try await read { db in
             try Self.conversations(db, sql: "SELECT * FROM conversation ORDER BY updated_at DESC LIMIT ?", arguments: [limit])
         }
     }
@@ -130,7 +130,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func message(id: String) async throws -> Message? {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchOne(db, cachedSQL: "SELECT * FROM message WHERE id = ?", arguments: [id]).map(RowMapping.message)
         }
     }
@@ -152,7 +152,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func patchedMessages(visibleTo clientID: String, since: Int64, limit: Int) async throws -> [Message] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(
                 db,
                 cachedSQL: """
@@ -187,7 +187,7 @@ public final class SQLiteStore: MessageStore {
         let order = query.direction == .older ? "DESC" : "ASC"
         let finalArguments = arguments
         let sql = "SELECT * FROM message WHERE \(conditions.joined(separator: " AND ")) ORDER BY timestamp \(order), seq \(order) LIMIT ?"
-        let page = try await pool.read { db in
+        let page = try await read { db in
             try Row.fetchAll(db, cachedSQL: sql, arguments: finalArguments).map(RowMapping.message)
         }
         // SDKs expect every page oldest first, whichever way it was read.
@@ -282,7 +282,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func receiptPositions(conversationID: String) async throws -> [ReceiptPosition] {
-        try await pool.read { db in
+        try await read { db in
             try Row.fetchAll(db, cachedSQL: "SELECT * FROM receipt_position WHERE conversation_id = ?", arguments: [conversationID]).map { row in
                 ReceiptPosition(clientID: row["client_id"], acknowledgedUpTo: row["acknowledged_up_to"], readUpTo: row["read_up_to"])
             }
@@ -290,7 +290,7 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func unreadSummaries(for clientID: String, since: Int64, conversationID: String?) async throws -> [UnreadSummary] {
-        let counts = try await pool.read { db in
+        let counts = try await read { db in
             try Row.fetchAll(
                 db,
                 cachedSQL: """
@@ -327,13 +327,12 @@ public final class SQLiteStore: MessageStore {
 
     public func deviceTokens(of clientIDs: [String]) async throws -> [String: [String]] {
         guard !clientIDs.isEmpty else { return [:] }
-        let rows = try await pool.read { db in
+        return try await read { db in
             try Row.fetchAll(
                 db, cachedSQL: "SELECT client_id, token FROM device WHERE client_id IN \(Self.placeholders(clientIDs.count)) ORDER BY registered_at",
                 arguments: StatementArguments(clientIDs)
-            )
+            ).reduce(into: [:]) { tokens, row in tokens[row["client_id"] as String, default: []].append(row["token"]) }
         }
-        return rows.reduce(into: [:]) { tokens, row in tokens[row["client_id"] as String, default: []].append(row["token"]) }
     }
 
     private static func advance(clientID: String, in conversationID: String, acknowledged: Int64, read: Int64, _ db: Database) throws {
@@ -350,7 +349,7 @@ public final class SQLiteStore: MessageStore {
 
     public func lastMessages(conversationIDs: [String]) async throws -> [String: Message] {
         guard !conversationIDs.isEmpty else { return [:] }
-        let messages = try await pool.read { db in
+        let messages = try await read { db in
             try Row.fetchAll(
                 db,
                 cachedSQL: """
@@ -366,12 +365,20 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func latestMessageTimestamp() async throws -> Int64? {
-        try await pool.read { db in
+        try await read { db in
             try Int64.fetchOne(db, sql: "SELECT MAX(timestamp) FROM message")
         }
     }
 
     // MARK: Helpers
+
+    /// Every read goes through here. GRDB's `read` has a blocking overload that Swift picks
+    /// when the closure's result is not `Sendable` (rows, say), even under `await`: it parks
+    /// a cooperative thread on the reader pool, and a few at once hung the server. This one
+    /// is only ever the suspending kind.
+    private func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+        try await pool.read(body)
+    }
 
     private static func insert(_ conversation: Conversation, _ db: Database) throws {
         try db.executeCached(

@@ -79,6 +79,16 @@ final class TestClient: Sendable {
         throw Timeout(description: "connection closed before it opened")
     }
 
+    /// Connects and logs `clientID` in.
+    static func login(_ clientID: String, port: Int, appID: String = "switchboard-dev", tag: String? = nil) async throws -> TestClient {
+        let client = try await connect(port: port)
+        let reply = try await client.request(.open(clientID, appID: appID, tag: tag))
+        guard reply.cmd == .session, reply.op == .opened else {
+            throw Timeout(description: "login of \(clientID) failed: \(reply)")
+        }
+        return client
+    }
+
     var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Stops or resumes reading from the socket, to play a client that falls behind.

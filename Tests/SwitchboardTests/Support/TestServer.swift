@@ -71,12 +71,7 @@ final class TestServer: Sendable {
 
     /// Opens a connection and logs `clientID` in on it.
     func login(_ clientID: String, tag: String? = nil) async throws -> TestClient {
-        let client = try await connect()
-        let reply = try await client.request(.open(clientID, appID: config.appID, tag: tag))
-        guard reply.cmd == .session, reply.op == .opened else {
-            throw TestClient.Timeout(description: "login of \(clientID) failed: \(reply)")
-        }
-        return client
+        try await TestClient.login(clientID, port: port, appID: config.appID, tag: tag)
     }
 
     /// Stops gracefully, as SIGTERM would.
