@@ -56,8 +56,15 @@ public final class HookMetrics: Sendable {
     }
 
     /// A counter of the server's own, `switchboard_<subsystem>_<name>_total`, in this registry.
-    public func makeCounter(subsystem: String, name: String, help: String) -> Counter {
-        registry.makeCounter(descriptor: Self.counter(subsystem, name, help))
+    public func makeCounter(subsystem: String, name: String, help: String, labels: [(String, String)] = []) -> Counter {
+        registry.makeCounter(descriptor: Self.counter(subsystem, name, help), labels: labels)
+    }
+
+    /// A gauge of the server's own, `switchboard_<subsystem>_<name>`, in this registry.
+    public func makeGauge(subsystem: String, name: String, help: String, labels: [(String, String)] = []) -> Gauge {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(namespace: "switchboard", subsystem: subsystem, metricName: name, unitName: "", helpText: help), labels: labels
+        )
     }
 
     private static func counter(_ subsystem: String, _ name: String, _ help: String) -> MetricNameDescriptor {

@@ -23,6 +23,13 @@ public struct ServerConfig: Sendable, Equatable {
     public var idleTimeoutSeconds = 300
     /// A connection that has not opened a session within this time is closed (4108).
     public var loginTimeoutSeconds = 30
+    /// A connection whose first request has not fully arrived within this time is closed.
+    public var requestHeadTimeoutSeconds = 10
+    /// An HTTP connection (not a WebSocket) idle this long between requests is closed.
+    public var httpIdleTimeoutSeconds = 60
+    /// Commands that may wait for a client that reads slowly; past this it is disconnected
+    /// and catches up from the store when it logs in again.
+    public var outboundQueueCommands = 1000
     public var redeliverySeconds: Int64 = 30
     public var maxHistoryLimit = 1000
     public var maxMembers = 500
@@ -153,6 +160,9 @@ struct ConfigFile: Decodable {
         var maxFrameBytes: Int?
         var idleTimeoutSeconds: Int?
         var loginTimeoutSeconds: Int?
+        var requestHeadTimeoutSeconds: Int?
+        var httpIdleTimeoutSeconds: Int?
+        var outboundQueueCommands: Int?
         var redeliverySeconds: Int64?
         var maxHistoryLimit: Int?
         var maxMembers: Int?
@@ -231,14 +241,22 @@ struct ConfigFile: Decodable {
         config.maxFrameBytes = limits?.maxFrameBytes ?? config.maxFrameBytes
         config.idleTimeoutSeconds = limits?.idleTimeoutSeconds ?? config.idleTimeoutSeconds
         config.loginTimeoutSeconds = limits?.loginTimeoutSeconds ?? config.loginTimeoutSeconds
+        config.requestHeadTimeoutSeconds = limits?.requestHeadTimeoutSeconds ?? config.requestHeadTimeoutSeconds
+        config.httpIdleTimeoutSeconds = limits?.httpIdleTimeoutSeconds ?? config.httpIdleTimeoutSeconds
+        config.outboundQueueCommands = limits?.outboundQueueCommands ?? config.outboundQueueCommands
         config.redeliverySeconds = limits?.redeliverySeconds ?? config.redeliverySeconds
         config.maxHistoryLimit = limits?.maxHistoryLimit ?? config.maxHistoryLimit
         config.maxMembers = limits?.maxMembers ?? config.maxMembers
         config.temporaryConversationTTLSeconds = limits?.temporaryConversationTTLSeconds ?? config.temporaryConversationTTLSeconds
         config.expirySweepSeconds = limits?.expirySweepSeconds ?? config.expirySweepSeconds
         // Zero would run the housekeeping in a tight loop.
-        for (key, seconds) in [("redeliverySeconds", config.redeliverySeconds), ("expirySweepSeconds", config.expirySweepSeconds)] where seconds < 1 {
-            throw ConfigError("limits.\(key): must be at least 1 second")
+        let positive: [(String, Int64)] = [
+            ("redeliverySeconds", config.redeliverySeconds), ("expirySweepSeconds", config.expirySweepSeconds),
+            ("requestHeadTimeoutSeconds", Int64(config.requestHeadTimeoutSeconds)), ("httpIdleTimeoutSeconds", Int64(config.httpIdleTimeoutSeconds)),
+            ("outboundQueueCommands", Int64(config.outboundQueueCommands)),
+        ]
+        for (key, value) in positive where value < 1 {
+            throw ConfigError("limits.\(key): must be at least 1")
         }
         if keywords?.enabled == false {
             config.keywordFilter = nil

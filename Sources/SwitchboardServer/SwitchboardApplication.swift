@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -43,8 +44,10 @@ public struct SwitchboardApplication: Sendable {
             limits: .init(
                 maxFrameBytes: config.maxFrameBytes,
                 idleTimeout: .seconds(config.idleTimeoutSeconds),
-                loginTimeout: .seconds(config.loginTimeoutSeconds)
+                loginTimeout: .seconds(config.loginTimeoutSeconds),
+                outboundQueue: config.outboundQueueCommands
             ),
+            metrics: hooks.metrics,
             logger: logger
         )
     }
@@ -86,12 +89,20 @@ public struct SwitchboardApplication: Sendable {
         router.get("/health") { _, _ in "ok" }
         router.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
         gateway.addRoutes(to: router)
+        let webSocketResponder = router.buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: .seconds(Int64(config.httpIdleTimeoutSeconds))),
+            ws: .init(maxFrameSize: config.maxFrameBytes, autoPing: .disabled, closeTimeout: .seconds(2))
+        )
+        let requestHeadDeadline = TimeAmount.seconds(Int64(config.requestHeadTimeoutSeconds))
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router,
-                configuration: .init(ws: .init(maxFrameSize: config.maxFrameBytes, autoPing: .disabled))
-            ),
+            server: HTTPServerBuilder { responder in
+                DeadlineHTTPChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+                    requestHeadDeadline: requestHeadDeadline
+                )
+            },
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "switchboard"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger

@@ -3,8 +3,10 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import Prometheus
 import Synchronization
 import SwitchboardCore
+import SwitchboardHooks
 import SwitchboardWire
 
 /// Accepts WebSocket connections at `/`, negotiates the LeanCloud subprotocol, decodes
@@ -14,19 +16,35 @@ final class WebSocketGateway: Sendable {
         var maxFrameBytes: Int
         var idleTimeout: Duration
         var loginTimeout: Duration
+        /// Commands that may wait for a client that reads slowly before it is disconnected.
+        var outboundQueue: Int
+        /// How long a closing connection has to finish its close handshake before its socket
+        /// is closed regardless.
+        var closeGrace: TimeAmount = .seconds(2)
+    }
+
+    /// An open connection: its queue, and its socket for when the queue cannot get through.
+    private struct Open: Sendable {
+        var outbox: WebSocketOutbox
+        var channel: any Channel
     }
 
     private let core: MessagingCore
     private let limits: Limits
     private let logger: Logger
+    /// Connections closed because they did not read what was sent to them.
+    private let slowClientsDropped: Counter
     private let nextConnectionID = Atomic<UInt64>(1)
-    /// Every open connection's outbox, so shutdown can say `goaway` to each.
-    private let open = Mutex<[UInt64: WebSocketOutbox]>([:])
+    /// Every open connection, so shutdown can say `goaway` to each.
+    private let open = Mutex<[UInt64: Open]>([:])
 
-    init(core: MessagingCore, limits: Limits, logger: Logger) {
+    init(core: MessagingCore, limits: Limits, metrics: HookMetrics, logger: Logger) {
         self.core = core
         self.limits = limits
         self.logger = logger
+        slowClientsDropped = metrics.makeCounter(
+            subsystem: "connections", name: "slow_dropped", help: "Connections closed because their outbound queue was full."
+        )
     }
 
     func addRoutes(to router: Router<GatewayContext>) {
@@ -39,32 +57,42 @@ final class WebSocketGateway: Sendable {
         } onUpgrade: { inbound, outbound, context in
             let subprotocol = Subprotocol.negotiate(offered: context.request.headers[.secWebSocketProtocol]) ?? .protobuf3
             let address = context.requestContext.remoteAddress?.ipAddress ?? "unknown"
-            await self.serve(inbound: inbound, outbound: outbound, codec: FrameCodec(subprotocol: subprotocol), remoteAddress: address)
+            await self.serve(
+                inbound: inbound, outbound: outbound, channel: context.requestContext.channel,
+                codec: FrameCodec(subprotocol: subprotocol), remoteAddress: address
+            )
         }
     }
 
     /// Tells every connected client to reconnect elsewhere, then closes its connection.
     func sayGoodbye() {
-        let outboxes = open.withLock { Array($0.values) }
-        for outbox in outboxes {
+        let connections = open.withLock { Array($0.values) }
+        for connection in connections {
             var goaway = GenericCommand()
             goaway.cmd = .goaway
-            outbox.send(goaway)
-            outbox.close()
+            connection.outbox.send(goaway)
+            close(connection.outbox, channel: connection.channel)
         }
     }
 
-    private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, codec: FrameCodec, remoteAddress: String) async {
-        let outbox = WebSocketOutbox()
+    private func serve(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, codec: FrameCodec, remoteAddress: String
+    ) async {
         let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
+        let outbox = WebSocketOutbox(capacity: limits.outboundQueue) { [logger, slowClientsDropped] in
+            // It is not reading, so no close frame would reach it: close the socket.
+            logger.warning("client too slow: outbound queue full, disconnected", metadata: ["connection": "\(id)"])
+            slowClientsDropped.increment()
+            channel.close(promise: nil)
+        }
         let connection = Connection(id: id, outbox: outbox, remoteAddress: remoteAddress)
         let activity = ConnectionActivity()
-        open.withLock { $0[id] = outbox }
+        open.withLock { $0[id] = Open(outbox: outbox, channel: channel) }
         logger.debug("connection opened", metadata: ["connection": "\(id)", "address": "\(remoteAddress)", "protocol": "\(codec.subprotocol.rawValue)"])
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await Self.write(outbox, to: outbound, codec: codec) }
-            group.addTask { await self.watch(activity, connection: connection, outbox: outbox) }
+            group.addTask { await self.watch(activity, outbox: outbox, channel: channel) }
             await read(inbound, codec: codec, connection: connection, activity: activity)
             outbox.close()
             group.cancelAll()
@@ -122,21 +150,28 @@ final class WebSocketGateway: Sendable {
     }
 
     /// Closes connections that say nothing for too long, or never open a session.
-    private func watch(_ activity: ConnectionActivity, connection: Connection, outbox: WebSocketOutbox) async {
+    private func watch(_ activity: ConnectionActivity, outbox: WebSocketOutbox, channel: any Channel) async {
         let started = ContinuousClock.now
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
             let now = ContinuousClock.now
             if !activity.hasLoggedIn, now - started > limits.loginTimeout {
                 outbox.send(.error(.loginTimeout, detail: "no session opened in time"))
-                outbox.close()
+                close(outbox, channel: channel)
                 return
             }
             if now - activity.lastSeen > limits.idleTimeout {
                 outbox.send(.error(.readTimeout, detail: "connection idle"))
-                outbox.close()
+                close(outbox, channel: channel)
                 return
             }
         }
+    }
+
+    /// Closes a connection with the close handshake, and its socket after `closeGrace` if
+    /// the handshake has not ended it by then (a client that reads nothing never answers).
+    private func close(_ outbox: WebSocketOutbox, channel: any Channel) {
+        outbox.close()
+        channel.eventLoop.scheduleTask(in: limits.closeGrace) { channel.close(promise: nil) }
     }
 }

@@ -5,29 +5,34 @@ import SwitchboardWire
 /// The core's `Outbox` for one WebSocket: commands queue here and the connection's writer
 /// task sends them in order.
 ///
-/// The queue is bounded. A client that stops reading fills it, and is then disconnected
-/// rather than let memory grow: what it missed is still queued in the store and is
-/// delivered again when it reconnects.
+/// The queue is bounded. A client that stops reading fills it and is then disconnected
+/// (`onOverflow`) rather than let memory grow: what it missed is still queued in the store
+/// and is delivered again when it reconnects.
 final class WebSocketOutbox: Outbox {
     enum Item: Sendable {
         case command(GenericCommand)
         case close
     }
 
-    static let capacity = 4096
-
     let items: AsyncStream<Item>
     private let continuation: AsyncStream<Item>.Continuation
     private let queued = Atomic<Int>(0)
+    private let overflowed = Atomic<Bool>(false)
+    private let onOverflow: @Sendable () -> Void
 
-    init() {
-        (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(Self.capacity))
+    /// - Parameters:
+    ///   - capacity: commands that may wait to be written.
+    ///   - onOverflow: called once, when a command finds the queue full.
+    init(capacity: Int, onOverflow: @escaping @Sendable () -> Void) {
+        (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(capacity))
+        self.onOverflow = onOverflow
     }
 
     func send(_ command: GenericCommand) {
         queued.add(1, ordering: .relaxed)
         if case .dropped = continuation.yield(.command(command)) {
             continuation.finish()
+            if !overflowed.exchange(true, ordering: .relaxed) { onOverflow() }
         }
     }
 

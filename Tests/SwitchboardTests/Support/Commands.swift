@@ -99,6 +99,15 @@ extension GenericCommand {
         return command
     }
 
+    /// `session/query`: which of `clientIDs` are online.
+    static func onlineStatus(_ clientIDs: [String]) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .session
+        command.op = .query
+        command.sessionMessage.sessionPeerIds = clientIDs
+        return command
+    }
+
     static var echo: GenericCommand {
         var command = GenericCommand()
         command.cmd = .echo
@@ -126,6 +135,11 @@ extension TestClient {
             throw TestClient.Timeout(description: "send failed: \(reply)")
         }
         return reply.ackMessage
+    }
+
+    /// Whether the server has a session of `clientID` open, as `session/query` answers.
+    func isOnline(_ clientID: String) async throws -> Bool {
+        try await request(.onlineStatus([clientID])).sessionMessage.onlineSessionPeerIds.contains(clientID)
     }
 
     /// The next message delivered to this connection.
