@@ -5,13 +5,16 @@ import Synchronization
 /// committing go together into the next one, each in its own savepoint, so one failing write
 /// does not undo the others. Under load many small commits (and as many hops to the writer
 /// thread) become a few large ones; an idle store writes at once. Every caller hears back
-/// only after the transaction holding its write has committed.
+/// only after the transaction holding its write has committed, and only while the file
+/// committed to is still the database's (see `DatabaseFileGuard`).
 final class BatchedWriter: Sendable {
     private let pool: DatabasePool
+    private let fileGuard: DatabaseFileGuard
     private let state = Mutex<(queued: [any BatchedWrite], draining: Bool)>(([], false))
 
-    init(pool: DatabasePool) {
+    init(pool: DatabasePool, fileGuard: DatabaseFileGuard) {
         self.pool = pool
+        self.fileGuard = fileGuard
     }
 
     func write<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
@@ -34,9 +37,11 @@ final class BatchedWriter: Sendable {
             }
             guard !jobs.isEmpty else { return }
             do {
+                try fileGuard.check()
                 try await pool.write { db in
                     for job in jobs { job.run(db) }
                 }
+                try fileGuard.check()
                 for job in jobs { job.finish(committing: nil) }
             } catch {
                 for job in jobs { job.finish(committing: error) }

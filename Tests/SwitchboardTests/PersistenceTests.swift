@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import SwitchboardWire
 import Testing
 
@@ -22,6 +25,25 @@ import Testing
         // Timestamps continue after those stored before the restart.
         let later = try await alice.sendText("after restart", cid: cid)
         #expect(later.t > sent.t)
+        try await server.stop()
+    }
+}
+
+@Suite struct DatabaseFileTests {
+    /// SQLite keeps writing to a database file deleted under it; acknowledging those writes
+    /// would lose the messages at the next restart.
+    @Test func aDeletedDatabaseFileStopsAcknowledgements() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        try await alice.sendText("stored", cid: cid)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: server.config.databasePath + suffix)
+        }
+        let refused = try await alice.request(.text("would be lost", cid: cid))
+        #expect(refused.cmd == .ack && refused.ackMessage.code == ErrorCode.internalError.rawValue)
+        let (_, health) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/health")!)
+        #expect((health as? HTTPURLResponse)?.statusCode == 503)
         try await server.stop()
     }
 }
