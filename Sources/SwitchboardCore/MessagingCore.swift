@@ -20,7 +20,10 @@ public final class MessagingCore: Sendable {
     /// - Parameters:
     ///   - hooks: the handlers consulted at every hook point.
     ///   - push: where push decisions for offline members go.
-    public init(settings: CoreSettings, store: any MessageStore, hooks: HookPipeline, push: any PushGateway, logger: Logger) {
+    ///   - background: runs what follows a reply: observing hooks, push decisions, pushes.
+    public init(
+        settings: CoreSettings, store: any MessageStore, hooks: HookPipeline, push: any PushGateway, background: WorkQueue, logger: Logger
+    ) {
         let context = CoreContext(settings: settings, store: store, presence: presence, clock: ServerClock(), logger: logger)
         let shed = hooks.metrics.makeCounter(
             subsystem: "room", name: "messages_shed", help: "Chat-room messages dropped for a member who fell behind, lowest priority first."
@@ -28,11 +31,11 @@ public final class MessagingCore: Sendable {
         let delivery = Delivery(context: context, shed: shed)
         self.context = context
         self.delivery = delivery
-        clientHooks = ClientHooks(pipeline: hooks)
+        clientHooks = ClientHooks(pipeline: hooks, background: background)
         sessions = SessionCommands(context: context, tokens: SessionTokens(), delivery: delivery, hooks: clientHooks, wills: wills)
-        conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence), hooks: ConversationHooks(pipeline: hooks))
-        let messageHooks = MessageHooks(pipeline: hooks)
-        messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills)
+        conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence), hooks: ConversationHooks(pipeline: hooks, background: background))
+        let messageHooks = MessageHooks(pipeline: hooks, background: background)
+        messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
         patches = PatchCommands(context: context, hooks: messageHooks)
         receipts = ReceiptCommands(context: context)
         history = HistoryCommands(context: context)
@@ -64,10 +67,10 @@ public final class MessagingCore: Sendable {
     }
 
     /// A socket closed: its sessions end.
-    public func connectionClosed(_ connection: Connection) {
+    public func connectionClosed(_ connection: Connection) async {
         for (clientID, session) in presence.closeAll(connectionID: connection.id) {
             context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
-            clientHooks.offline(clientID, session: session, closeCode: .connectionLost, message: "connection lost")
+            await clientHooks.offline(clientID, session: session, closeCode: .connectionLost, message: "connection lost")
             if let will = wills.take(for: clientID, droppedConnection: connection.id) {
                 var message = will.message
                 message.timestamp = context.clock.next()
@@ -111,7 +114,7 @@ public final class MessagingCore: Sendable {
         }
         let clientID = try actingClient(request, on: connection)
         switch (request.cmd, request.op) {
-        case (.session, .close): return sessions.close(request, clientID: clientID, on: connection)
+        case (.session, .close): return await sessions.close(request, clientID: clientID, on: connection)
         case (.session, .refresh): return sessions.refresh(request, clientID: clientID)
         case (.session, .query): return sessions.onlineStatus(request)
         case (.conv, .start): return try await conversations.start(request, from: clientID)

@@ -108,12 +108,6 @@ public final class HookPipeline: Sendable {
         return outcome
     }
 
-    /// Tells an observing hook point's handlers, without waiting for them.
-    public func notify<Notification: HookNotification>(_ notification: Notification) {
-        guard hasHandlers(for: notification.point) else { return }
-        Task { _ = await run(notification) }
-    }
-
     private func record(_ handler: any HookHandler, _ point: HookPoint, _ outcome: HookMetrics.Outcome, since started: ContinuousClock.Instant) {
         metrics.record(handler: handler.name, kind: handler.kind, point: point, outcome: outcome, duration: ContinuousClock.now - started)
     }

@@ -30,6 +30,13 @@ public struct ServerConfig: Sendable, Equatable {
     /// Commands that may wait for a client that reads slowly; past this it is disconnected
     /// and catches up from the store when it logs in again.
     public var outboundQueueCommands = 1000
+    /// Jobs (observing hooks, push decisions) waiting to run after replies; a command that
+    /// finds the queue full waits for room, so its connection is read no further until then.
+    public var backgroundQueueJobs = 10_000
+    /// Webhook pushes waiting to be sent; past this a push is dropped and counted.
+    public var pushQueueJobs = 10_000
+    /// How long shutdown lets queued background work and pushes finish.
+    public var shutdownDrainSeconds: Int64 = 5
     public var redeliverySeconds: Int64 = 30
     public var maxHistoryLimit = 1000
     public var maxMembers = 500
@@ -163,6 +170,9 @@ struct ConfigFile: Decodable {
         var requestHeadTimeoutSeconds: Int?
         var httpIdleTimeoutSeconds: Int?
         var outboundQueueCommands: Int?
+        var backgroundQueueJobs: Int?
+        var pushQueueJobs: Int?
+        var shutdownDrainSeconds: Int64?
         var redeliverySeconds: Int64?
         var maxHistoryLimit: Int?
         var maxMembers: Int?
@@ -244,6 +254,9 @@ struct ConfigFile: Decodable {
         config.requestHeadTimeoutSeconds = limits?.requestHeadTimeoutSeconds ?? config.requestHeadTimeoutSeconds
         config.httpIdleTimeoutSeconds = limits?.httpIdleTimeoutSeconds ?? config.httpIdleTimeoutSeconds
         config.outboundQueueCommands = limits?.outboundQueueCommands ?? config.outboundQueueCommands
+        config.backgroundQueueJobs = limits?.backgroundQueueJobs ?? config.backgroundQueueJobs
+        config.pushQueueJobs = limits?.pushQueueJobs ?? config.pushQueueJobs
+        config.shutdownDrainSeconds = limits?.shutdownDrainSeconds ?? config.shutdownDrainSeconds
         config.redeliverySeconds = limits?.redeliverySeconds ?? config.redeliverySeconds
         config.maxHistoryLimit = limits?.maxHistoryLimit ?? config.maxHistoryLimit
         config.maxMembers = limits?.maxMembers ?? config.maxMembers
@@ -253,7 +266,8 @@ struct ConfigFile: Decodable {
         let positive: [(String, Int64)] = [
             ("redeliverySeconds", config.redeliverySeconds), ("expirySweepSeconds", config.expirySweepSeconds),
             ("requestHeadTimeoutSeconds", Int64(config.requestHeadTimeoutSeconds)), ("httpIdleTimeoutSeconds", Int64(config.httpIdleTimeoutSeconds)),
-            ("outboundQueueCommands", Int64(config.outboundQueueCommands)),
+            ("outboundQueueCommands", Int64(config.outboundQueueCommands)), ("backgroundQueueJobs", Int64(config.backgroundQueueJobs)),
+            ("pushQueueJobs", Int64(config.pushQueueJobs)),
         ]
         for (key, value) in positive where value < 1 {
             throw ConfigError("limits.\(key): must be at least 1")

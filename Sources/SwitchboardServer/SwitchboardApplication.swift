@@ -23,6 +23,11 @@ public struct SwitchboardApplication: Sendable {
     public let keywordFilter: KeywordFilter?
     let core: MessagingCore
     let gateway: WebSocketGateway
+    let store: SQLiteStore
+    /// What follows a reply: observing hooks, push decisions, pushes.
+    let background: WorkQueue
+    /// The webhook provider's pushes, apart so that a gateway that is down holds up nothing else.
+    let pushQueue: WorkQueue?
 
     /// - Parameters:
     ///   - plugins: Swift plugins to run at the hook points, with the built-in handlers.
@@ -35,9 +40,20 @@ public struct SwitchboardApplication: Sendable {
         if let keywordFilter { hooks.register(keywordFilter) }
         if let messageTypes = config.messageTypes { hooks.register(MessageTypeValidator(settings: messageTypes)) }
         scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger)
-        let store = try SQLiteStore(path: config.databasePath)
+        store = try SQLiteStore(path: config.databasePath)
+        background = WorkQueue(
+            name: "background", capacity: config.backgroundQueueJobs, workers: 32, whenFull: .wait,
+            metrics: .init(name: "background", registry: hooks.metrics)
+        )
+        let pushGateway: any PushGateway
+        if let push {
+            pushGateway = push
+            pushQueue = nil
+        } else {
+            (pushGateway, pushQueue) = Self.pushGateway(config: config, metrics: hooks.metrics, logger: logger)
+        }
         core = MessagingCore(
-            settings: config.coreSettings, store: store, hooks: hooks, push: push ?? Self.pushGateway(config: config, logger: logger), logger: logger
+            settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background, logger: logger
         )
         gateway = WebSocketGateway(
             core: core,
@@ -52,11 +68,16 @@ public struct SwitchboardApplication: Sendable {
         )
     }
 
-    /// The push provider the config names.
-    static func pushGateway(config: ServerConfig, logger: Logger) -> any PushGateway {
+    /// The push provider the config names, and the queue it needs run, if any.
+    static func pushGateway(config: ServerConfig, metrics: HookMetrics, logger: Logger) -> (any PushGateway, WorkQueue?) {
         switch config.pushProvider {
-        case .log: JSONLinesPushGateway(path: config.pushLogPath, logger: logger)
-        case .webhook(let url, let attempts, let firstRetry): WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, logger: logger)
+        case .log:
+            return (JSONLinesPushGateway(path: config.pushLogPath, logger: logger), nil)
+        case .webhook(let url, let attempts, let firstRetry):
+            let queue = WorkQueue(
+                name: "push", capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: "push", registry: metrics)
+            )
+            return (WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, queue: queue, logger: logger), queue)
         }
     }
 
@@ -86,7 +107,11 @@ public struct SwitchboardApplication: Sendable {
         let scriptService = ScriptService(library: scripts, logger: logger)
         await scriptService.loadAll()
         let router = Router(context: GatewayContext.self)
-        router.get("/health") { _, _ in "ok" }
+        router.get("/health") { [store] _, _ in
+            store.acceptsWrites
+                ? Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
+                : Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "database file deleted or replaced; restart the server")))
+        }
         router.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
         gateway.addRoutes(to: router)
         let webSocketResponder = router.buildResponder()
@@ -107,9 +132,13 @@ public struct SwitchboardApplication: Sendable {
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
+        let drainTime = Duration.seconds(config.shutdownDrainSeconds)
+        let queues = [pushQueue, background].compactMap { $0 }.map { queue in
+            ServiceGroupConfiguration.ServiceConfiguration(service: WorkQueueService(queue: queue, drainTime: drainTime, logger: logger))
+        }
         return ServiceGroup(
             configuration: .init(
-                services: [
+                services: queues + [
                     .init(service: app),
                     // Without a hooks folder there is nothing to watch: its end must not end the server.
                     .init(service: scriptService, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),

@@ -6,6 +6,7 @@ import SwitchboardCore
 public final class SQLiteStore: MessageStore {
     private let pool: DatabasePool
     private let writer: BatchedWriter
+    private let fileGuard: DatabaseFileGuard
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -21,9 +22,14 @@ public final class SQLiteStore: MessageStore {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
-        writer = BatchedWriter(pool: pool)
+        fileGuard = DatabaseFileGuard(path: path)
+        writer = BatchedWriter(pool: pool, fileGuard: fileGuard)
         try Migrations.migrator.migrate(pool)
     }
+
+    /// False once the database file was deleted or replaced under the running server:
+    /// writes are then refused (see `DatabaseFileGuard`).
+    public var acceptsWrites: Bool { !fileGuard.isBroken }
 
     // MARK: Conversations
 

@@ -90,7 +90,7 @@ struct ConversationCommands: Sendable {
         joined.convMessage.cid = conversation.id
         joined.convMessage.initBy = clientID
         notifier.notify(members.filter { $0 != clientID }, joined)
-        hooks.started(conversation.id)
+        await hooks.started(conversation.id)
         return reply
     }
 
@@ -133,7 +133,7 @@ struct ConversationCommands: Sendable {
             conversation.updatedAt = ServerClock.wallMilliseconds()
             try await context.store.saveConversation(conversation)
             announceMembership(of: conversation, changed: added, by: clientID, joined: true)
-            hooks.membersChanged(.add, initBy: clientID, members: added, conversationID: conversation.id)
+            await hooks.membersChanged(.add, initBy: clientID, members: added, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: .added)
         reply.convMessage.allowedPids = requested
@@ -159,7 +159,7 @@ struct ConversationCommands: Sendable {
             conversation.updatedAt = ServerClock.wallMilliseconds()
             try await context.store.saveConversation(conversation)
             announceMembership(of: before, changed: removed, by: clientID, joined: false)
-            hooks.membersChanged(.remove, initBy: clientID, members: removed, conversationID: conversation.id)
+            await hooks.membersChanged(.remove, initBy: clientID, members: removed, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: .removed)
         reply.convMessage.allowedPids = requested

@@ -8,9 +8,11 @@ struct MessageCommands: Sendable {
     let hooks: MessageHooks
     let push: any PushGateway
     let wills: WillMessages
+    /// Where `_messageSent`, `_receiversOffline` and the push run, after the ack.
+    let background: WorkQueue
 
-    /// Validates, runs `_messageReceived`, stores, acks, delivers; then tells `_messageSent`
-    /// and decides pushes for offline members without delaying anything.
+    /// Validates, runs `_messageReceived`, stores, acks, delivers; then hands `_messageSent`
+    /// and the push decision for offline members to the background queue.
     func send(_ request: GenericCommand, from clientID: String, on connection: Connection) async throws -> GenericCommand? {
         let direct = request.directMessage
         guard direct.hasCid, let conversation = try await context.store.conversation(id: direct.cid),
@@ -65,10 +67,10 @@ struct MessageCommands: Sendable {
 
         let online = decided.recipients.filter(context.presence.isOnline)
         let offline = decided.recipients.filter { !context.presence.isOnline($0) }
-        hooks.sent(message, online: online, offline: offline, transient: transient, sourceIP: connection.remoteAddress)
+        await hooks.sent(message, online: online, offline: offline, transient: transient, sourceIP: connection.remoteAddress)
         if !transient, !offline.isEmpty {
             let pushData = direct.hasPushData ? direct.pushData : nil
-            Task { [hooks, push, context] in
+            await background.submit { [hooks, push, context] in
                 guard var notice = await hooks.receiversOffline(
                     message, offline: offline, mutedBy: conversation.mutedBy, clientPushData: pushData, template: context.settings.pushTemplate
                 ) else { return }

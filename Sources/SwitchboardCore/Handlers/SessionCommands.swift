@@ -33,7 +33,7 @@ struct SessionCommands: Sendable {
             closed.sessionMessage.detail = "logged in on another device with tag \(tag ?? "")"
             displaced.connection.outbox.send(closed)
             context.logger.info("session displaced", metadata: ["client": "\(clientID)", "tag": "\(tag ?? "")"])
-            hooks.offline(clientID, session: displaced, closeCode: .kickedByTagConflict, message: "logged in elsewhere with the same tag")
+            await hooks.offline(clientID, session: displaced, closeCode: .kickedByTagConflict, message: "logged in elsewhere with the same tag")
         }
         if open.hasDeviceToken, !open.deviceToken.isEmpty {
             try await context.store.registerDevice(clientID: clientID, token: open.deviceToken, deviceID: open.hasDeviceID ? open.deviceID : nil)
@@ -57,13 +57,13 @@ struct SessionCommands: Sendable {
         if open.lastPatchTime > 0 {
             try await delivery.sendPatches(to: clientID, on: connection, since: open.lastPatchTime)
         }
-        hooks.online(clientID, session: session, reconnect: open.r)
+        await hooks.online(clientID, session: session, reconnect: open.r)
     }
 
-    func close(_ request: GenericCommand, clientID: String, on connection: Connection) -> GenericCommand {
+    func close(_ request: GenericCommand, clientID: String, on connection: Connection) async -> GenericCommand {
         wills.discard(for: clientID)
         if let session = context.presence.close(clientID: clientID, connectionID: connection.id) {
-            hooks.offline(clientID, session: session, closeCode: .loggedOut, message: "logged out")
+            await hooks.offline(clientID, session: session, closeCode: .loggedOut, message: "logged out")
         }
         context.logger.info("session closed", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
         return Replies.reply(to: request, op: .closed)

@@ -5,21 +5,22 @@ import SwitchboardJSON
 /// hook's `code` and `detail` as `appCode` and `appMsg`.
 struct ConversationHooks: Sendable {
     let pipeline: HookPipeline
+    let background: WorkQueue
 
     func start(initBy: String, members: [String], attr: [String: JSONValue]) async throws {
         try await decide(ConversationStartRequest(initBy: initBy, members: members, attr: .object(attr)))
     }
 
-    func started(_ conversationID: String) {
-        pipeline.notify(ConversationStartedNotification(convId: conversationID))
+    func started(_ conversationID: String) async {
+        await background.notify(pipeline, ConversationStartedNotification(convId: conversationID))
     }
 
     func changeMembers(_ change: ConversationMembersRequest.Change, initBy: String, members: [String], conversationID: String) async throws {
         try await decide(ConversationMembersRequest(change: change, initBy: initBy, members: members, convId: conversationID))
     }
 
-    func membersChanged(_ change: ConversationMembersRequest.Change, initBy: String, members: [String], conversationID: String) {
-        pipeline.notify(ConversationMembersChangedNotification(change: change, initBy: initBy, convId: conversationID, members: members))
+    func membersChanged(_ change: ConversationMembersRequest.Change, initBy: String, members: [String], conversationID: String) async {
+        await background.notify(pipeline, ConversationMembersChangedNotification(change: change, initBy: initBy, convId: conversationID, members: members))
     }
 
     /// Returns the change to carry out, which a handler may have replaced.

@@ -7,6 +7,7 @@ import SwitchboardWire
 /// decisions read back into them.
 struct MessageHooks: Sendable {
     let pipeline: HookPipeline
+    let background: WorkQueue
 
     /// What `_messageReceived` left of a message.
     struct Received {
@@ -68,10 +69,10 @@ struct MessageHooks: Sendable {
         return result
     }
 
-    func sent(_ message: Message, online: [String], offline: [String], transient: Bool, sourceIP: String) {
+    func sent(_ message: Message, online: [String], offline: [String], transient: Bool, sourceIP: String) async {
         guard pipeline.hasHandlers(for: .messageSent) else { return }
         let (content, bin) = Self.hookContent(message.content)
-        pipeline.notify(MessageSentNotification(
+        await background.notify(pipeline, MessageSentNotification(
             fromPeer: message.from, convId: message.conversationID, msgId: message.id, onlinePeers: online,
             offlinePeers: offline, transient: transient, system: false, bin: bin, content: content,
             receipt: message.wantsReceipt, timestamp: message.timestamp, sourceIP: sourceIP

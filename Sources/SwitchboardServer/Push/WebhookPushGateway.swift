@@ -6,15 +6,26 @@ import Logging
 import SwitchboardCore
 
 /// The `webhook` push provider: POSTs each push as JSON to the operator's push gateway,
-/// trying again with doubling waits when it fails. Runs apart from delivery, which it never
-/// holds up; a push older than seven days is dropped instead of sent.
+/// trying again with doubling waits when it fails. Pushes wait in a queue of their own, so a
+/// gateway that is slow or down holds up neither delivery nor the other background work;
+/// when that queue is full a push is dropped (counted). A push older than seven days is
+/// dropped instead of sent.
 struct WebhookPushGateway: PushGateway {
     let url: URL
     let attempts: Int
     let firstRetry: Duration
+    /// Bounded, dropping when full; run by a `WorkQueueService`.
+    let queue: WorkQueue
     let logger: Logger
 
     func push(_ notice: PushNotice) async {
+        let queued = await queue.submit { await deliver(notice) }
+        if !queued {
+            logger.warning("push dropped: the webhook queue is full", metadata: ["message": "\(notice.messageID)"])
+        }
+    }
+
+    private func deliver(_ notice: PushNotice) async {
         var wait = firstRetry
         for attempt in 1...max(attempts, 1) {
             if notice.isExpired(at: ServerClock.wallMilliseconds()) {
@@ -27,7 +38,7 @@ struct WebhookPushGateway: PushGateway {
                 "url": "\(url)", "attempt": "\(attempt)", "error": "\(failure)", "message": "\(notice.messageID)",
             ])
             guard attempt < attempts else { break }
-            try? await Task.sleep(for: wait)
+            do { try await Task.sleep(for: wait) } catch { break }
             wait *= 2
         }
         logger.error("push given up", metadata: ["url": "\(url)", "attempts": "\(attempts)", "message": "\(notice.messageID)"])

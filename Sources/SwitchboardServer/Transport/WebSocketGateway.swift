@@ -99,7 +99,7 @@ final class WebSocketGateway: Sendable {
         }
 
         open.withLock { $0[id] = nil }
-        core.connectionClosed(connection)
+        await core.connectionClosed(connection)
         logger.debug("connection closed", metadata: ["connection": "\(id)"])
     }
 

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+import SwitchboardHooks
+import SwitchboardWire
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What follows the sender's ack runs from bounded queues that shutdown drains.
+@Suite struct BackgroundWorkTests {
+    /// Observes `_messageSent` slowly, as a plugin that calls out somewhere might.
+    private final class SlowObserver: SwitchboardPlugin {
+        let name = "slow-observer"
+        private let seen = Mutex(0)
+        var count: Int { seen.withLock { $0 } }
+
+        func messageSent(_ notification: MessageSentNotification) async throws {
+            try await Task.sleep(for: .milliseconds(30))
+            seen.withLock { $0 += 1 }
+        }
+    }
+
+    @Test func shutdownWaitsForTheHooksOfAcknowledgedMessages() async throws {
+        let observer = SlowObserver()
+        let server = try await TestServer.start(plugins: [observer])
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        for number in 0..<40 { try await alice.sendText("m\(number)", cid: cid) }
+        try await server.stop()
+        #expect(observer.count == 40)
+    }
+
+    @Test func aPushGatewayThatNeverAnswersHoldsUpNothingAndItsQueueStaysBounded() async throws {
+        let gateway = try await SilentGateway.start()
+        let server = try await TestServer.start { config in
+            config.pushProvider = .webhook(url: URL(string: "http://127.0.0.1:\(gateway.port)/push")!, attempts: 1, firstRetry: .seconds(1))
+            config.pushQueueJobs = 5
+            config.shutdownDrainSeconds = 1
+        }
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        for number in 0..<60 { try await alice.sendText("m\(number)", cid: cid) }
+        // 16 pushes hang in the gateway, 5 wait; the rest are dropped and counted.
+        let metrics = try await fetch("http://127.0.0.1:\(server.port)/metrics")
+        let dropped = metrics.split(separator: "\n").first { $0.hasPrefix(#"switchboard_work_jobs_dropped_total{queue="push"}"#) }
+        #expect(dropped.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0 >= 60 - 16 - 5)
+        try await server.stop()
+        try await gateway.stop()
+    }
+
+    private func fetch(_ url: String) async throws -> String {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: url)!)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A push gateway that takes requests and never answers them.
+private struct SilentGateway {
+    let port: Int
+    let group: ServiceGroup
+
+    static func start() async throws -> SilentGateway {
+        let router = Router()
+        router.post("/push") { _, _ -> HTTPResponse.Status in
+            try await Task.sleep(for: .seconds(60))
+            return .ok
+        }
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) }, logger: Logger(label: "silent-push")
+        )
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "silent-push")))
+        Task { try await group.run() }
+        for await port in ports { return SilentGateway(port: port, group: group) }
+        throw TestClient.Timeout(description: "gateway did not start")
+    }
+
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+    }
+}
