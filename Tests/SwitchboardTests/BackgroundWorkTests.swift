@@ -19,14 +19,15 @@ import FoundationNetworking
         var count: Int { seen.withLock { $0 } }
 
         func messageSent(_ notification: MessageSentNotification) async throws {
-            try await Task.sleep(for: .milliseconds(30))
+            // Longer than a shutdown takes, so only waiting for it counts them all.
+            try await Task.sleep(for: .seconds(1))
             seen.withLock { $0 += 1 }
         }
     }
 
     @Test func shutdownWaitsForTheHooksOfAcknowledgedMessages() async throws {
         let observer = SlowObserver()
-        let server = try await TestServer.start(plugins: [observer])
+        let server = try await TestServer.start(plugins: [observer]) { $0.hooks.defaultBudget = .seconds(3) }
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         for number in 0..<40 { try await alice.sendText("m\(number)", cid: cid) }
