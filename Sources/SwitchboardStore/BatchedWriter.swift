@@ -7,10 +7,16 @@ import Synchronization
 /// thread) become a few large ones; an idle store writes at once. Every caller hears back
 /// only after the transaction holding its write has committed, and only while the file
 /// committed to is still the database's (see `DatabaseFileGuard`).
+///
+/// After the disk fills, the write-ahead log must be emptied into the database and cut
+/// back before anything else is written: otherwise it grows into whatever space is freed,
+/// checkpoints keep failing for want of room to grow the database, and the disk fills again.
+/// Until that checkpoint succeeds, writes fail as the full disk made them fail.
 final class BatchedWriter: Sendable {
     private let pool: DatabasePool
     private let fileGuard: DatabaseFileGuard
     private let state = Mutex<(queued: [any BatchedWrite], draining: Bool)>(([], false))
+    private let diskWasFull = Atomic<Bool>(false)
 
     init(pool: DatabasePool, fileGuard: DatabaseFileGuard) {
         self.pool = pool
@@ -38,22 +44,32 @@ final class BatchedWriter: Sendable {
             guard !jobs.isEmpty else { return }
             do {
                 try fileGuard.check()
-                try await pool.write { db in
-                    for job in jobs { job.run(db) }
+                if diskWasFull.load(ordering: .relaxed) {
+                    try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+                    diskWasFull.store(false, ordering: .relaxed)
+                }
+                let failures = try await pool.write { db in
+                    jobs.compactMap { $0.run(db) }
                 }
                 try fileGuard.check()
+                if failures.contains(where: Self.isDiskFull) { diskWasFull.store(true, ordering: .relaxed) }
                 for job in jobs { job.finish(committing: nil) }
             } catch {
+                if Self.isDiskFull(error) { diskWasFull.store(true, ordering: .relaxed) }
                 for job in jobs { job.finish(committing: error) }
             }
         }
+    }
+
+    private static func isDiskFull(_ error: any Error) -> Bool {
+        (error as? DatabaseError)?.resultCode == .SQLITE_FULL
     }
 }
 
 /// One caller's write inside a shared transaction.
 private protocol BatchedWrite: Sendable {
-    /// Runs the write in a savepoint and keeps its result.
-    func run(_ db: Database)
+    /// Runs the write in a savepoint and keeps its result; returns its error, if it failed.
+    func run(_ db: Database) -> (any Error)?
     /// Answers the caller once the transaction is over: its result, or why the commit failed.
     func finish(committing error: (any Error)?)
 }
@@ -68,7 +84,7 @@ private final class WriteJob<Value: Sendable>: BatchedWrite {
         self.continuation = continuation
     }
 
-    func run(_ db: Database) {
+    func run(_ db: Database) -> (any Error)? {
         let outcome = Result { () throws -> Value in
             var value: Value?
             try db.inSavepoint {
@@ -78,6 +94,8 @@ private final class WriteJob<Value: Sendable>: BatchedWrite {
             return value!
         }
         result.withLock { $0 = outcome }
+        if case .failure(let error) = outcome { return error }
+        return nil
     }
 
     func finish(committing error: (any Error)?) {

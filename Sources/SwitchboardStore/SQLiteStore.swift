@@ -20,6 +20,9 @@ public final class SQLiteStore: MessageStore {
             // lose the last transactions but never corrupts the file. Acknowledged messages
             // survive a crash of the process, which is what the ack promises.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // A checkpoint that resets the write-ahead log also cuts its file back to this,
+            // so a burst does not keep its disk space for good.
+            try db.execute(sql: "PRAGMA journal_size_limit = 16777216")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         fileGuard = DatabaseFileGuard(path: path)

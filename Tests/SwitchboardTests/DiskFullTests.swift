@@ -1,0 +1,72 @@
+import Foundation
+import SwitchboardWire
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The data folder on a small file system of its own (tmpfs; needs root to mount).
+@Suite(.enabled(if: getuid() == 0, "mounting a small file system needs root"))
+struct DiskFullTests {
+    private func mountSmallFileSystem(megabytes: Int) throws -> String {
+        let path = TestServer.temporaryDirectory()
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path]
+        try mount.run()
+        mount.waitUntilExit()
+        guard mount.terminationStatus == 0 else { throw TestClient.Timeout(description: "cannot mount tmpfs at \(path)") }
+        return path
+    }
+
+    private func unmount(_ path: String) {
+        let umount = Process()
+        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+        umount.arguments = [path]
+        try? umount.run()
+        umount.waitUntilExit()
+    }
+
+    private func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    @Test func sendsWorkAgainOnceSpaceIsFreedAndTheLogDoesNotKeepIt() async throws {
+        let folder = try mountSmallFileSystem(megabytes: 8)
+        defer { unmount(folder) }
+        let server = try await TestServer.start(dataDirectory: folder + "/data")
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        // Leave about 1.5 MB free.
+        var stats = statvfs()
+        statvfs(folder, &stats)
+        let free = Int(stats.f_bavail) * Int(stats.f_frsize)
+        let filler = folder + "/filler"
+        FileManager.default.createFile(atPath: filler, contents: Data(count: max(free - 1_500_000, 0)))
+
+        let text = String(repeating: "y", count: 1000)
+        var acknowledged = 0
+        var refused = 0
+        for _ in 0..<3000 {
+            let reply = try await alice.request(.text(text, cid: cid))
+            if reply.ackMessage.hasCode { refused += 1; if refused >= 5 { break } } else { acknowledged += 1 }
+        }
+        #expect(refused > 0, "the disk never filled")
+        let logWhenFull = fileSize(server.config.databasePath + "-wal")
+        try FileManager.default.removeItem(atPath: filler)
+        // The first write after the space comes back empties the log into the database.
+        try await alice.sendText(text, cid: cid)
+        let logAfterFreeing = fileSize(server.config.databasePath + "-wal")
+        #expect(logAfterFreeing < logWhenFull / 2, "write-ahead log \(logAfterFreeing) bytes, \(logWhenFull) when the disk was full")
+
+        var failedAfterFreeing = 0
+        for _ in 0..<2000 {
+            if try await alice.request(.text(text, cid: cid)).ackMessage.hasCode { failedAfterFreeing += 1 }
+        }
+        #expect(failedAfterFreeing == 0)
+        // Nothing acknowledged was lost.
+        let history = try await alice.request(.logs(cid: cid, limit: 1000))
+        #expect(history.logsMessage.logs.count == min(1000, acknowledged + 2001))
+        try await server.stop()
+    }
+}
