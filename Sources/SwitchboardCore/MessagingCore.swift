@@ -46,6 +46,7 @@ public final class MessagingCore: Sendable {
         if let latest = try await context.store.latestMessageTimestamp() {
             context.clock.advance(past: latest)
         }
+        presence.messageStored(seq: try await context.store.latestMessageSeq())
     }
 
     /// Carries out one command and sends its reply, or the error reply LeanCloud's SDKs
@@ -71,6 +72,11 @@ public final class MessagingCore: Sendable {
         for (clientID, session) in presence.closeAll(connectionID: connection.id) {
             context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
             await clientHooks.offline(clientID, session: session, closeCode: .connectionLost, message: "connection lost")
+            do {
+                try await context.store.deviceSeen(session.device, at: ServerClock.wallMilliseconds())
+            } catch {
+                context.logger.error("device not recorded", metadata: ["client": "\(clientID)", "error": "\(error)"])
+            }
             if let will = wills.take(for: clientID, droppedConnection: connection.id) {
                 var message = will.message
                 message.timestamp = context.clock.next()
@@ -80,15 +86,26 @@ public final class MessagingCore: Sendable {
         }
     }
 
-    /// Sends again what online clients received but have not acknowledged for a while.
+    /// Sends again what online devices received but have not acknowledged for a while.
     public func redeliverUnacknowledged() async {
         let cutoff = ServerClock.wallMilliseconds() - context.settings.redeliveryInterval * 1000
-        for clientID in presence.onlineClientIDs {
+        for (device, connections) in presence.onlineDevices {
             do {
-                try await delivery.sendPending(to: clientID, on: presence.connections(of: clientID), lastDeliveredBefore: cutoff)
+                try await delivery.sendPending(to: device, on: connections, upTo: .max, lastDeliveredBefore: cutoff)
             } catch {
-                context.logger.error("redelivery failed", metadata: ["client": "\(clientID)", "error": "\(error)"])
+                context.logger.error("redelivery failed", metadata: ["client": "\(device.clientID)", "device": "\(device.key)", "error": "\(error)"])
             }
+        }
+    }
+
+    /// Forgets devices not seen for `retention`, with the messages queued for them (those
+    /// stay in history).
+    public func forgetStaleDevices(retention: Duration) async {
+        do {
+            let forgotten = try await context.store.forgetDevices(unseenSince: ServerClock.wallMilliseconds() - retention.components.seconds * 1000)
+            if forgotten > 0 { context.logger.info("stale devices forgotten", metadata: ["count": "\(forgotten)"]) }
+        } catch {
+            context.logger.error("forgetting stale devices failed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -124,7 +141,7 @@ public final class MessagingCore: Sendable {
         case (.conv, .count): return try await conversations.count(request)
         case (.direct, _): return try await messages.send(request, from: clientID, on: connection)
         case (.conv, .maxRead): return try await receipts.maxRead(request, from: clientID)
-        case (.ack, _): return try await receipts.acknowledge(request, from: clientID)
+        case (.ack, _): return try await receipts.acknowledge(request, from: clientID, on: connection)
         case (.patch, .modify): return try await patches.modify(request, from: clientID, on: connection)
         case (.logs, _): return try await history.query(request, from: clientID)
         case (.read, _): return try await receipts.read(request, from: clientID)

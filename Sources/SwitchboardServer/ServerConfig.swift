@@ -49,6 +49,9 @@ public struct ServerConfig: Sendable, Equatable {
     public var editWindowSeconds: Int64 = 0
     /// Missed messages pushed per conversation at login (the newest); 0 for all.
     public var offlineMessagesPerConversation = 20
+    /// A device not seen for this many days is forgotten with what was queued for it
+    /// (history keeps it).
+    public var deviceRetentionDays: Int64 = 30
     public var logLevel = "info"
     /// Budgets, failure policies and per-handler overrides of the hook pipeline.
     public var hooks = HookSettings()
@@ -208,6 +211,7 @@ struct ConfigFile: Decodable {
         var recall: Bool?
         var editWindowSeconds: Int64?
         var offlinePerConversation: Int?
+        var deviceRetentionDays: Int64?
     }
 
     var server: Server?
@@ -300,6 +304,8 @@ struct ConfigFile: Decodable {
         config.recallAllowed = messages?.recall ?? config.recallAllowed
         config.editWindowSeconds = messages?.editWindowSeconds ?? config.editWindowSeconds
         config.offlineMessagesPerConversation = messages?.offlinePerConversation ?? config.offlineMessagesPerConversation
+        config.deviceRetentionDays = messages?.deviceRetentionDays ?? config.deviceRetentionDays
+        if config.deviceRetentionDays < 1 { throw ConfigError("messages.deviceRetentionDays: must be at least 1") }
         return config
     }
 

@@ -144,7 +144,10 @@ public struct SwitchboardApplication: Sendable {
                     .init(service: scriptService, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
                     .init(service: KeywordListService(filter: keywordFilter, logger: logger), successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
                     .init(service: RecurringService(interval: .seconds(config.redeliverySeconds)) { [core] in await core.redeliverUnacknowledged() }),
-                    .init(service: RecurringService(interval: .seconds(config.expirySweepSeconds)) { [core] in await core.deleteExpiredConversations() }),
+                    .init(service: RecurringService(interval: .seconds(config.expirySweepSeconds)) { [core, config] in
+                        await core.deleteExpiredConversations()
+                        await core.forgetStaleDevices(retention: .seconds(config.deviceRetentionDays * 86_400))
+                    }),
                     .init(service: GoodbyeService(gateway: gateway)),
                 ],
                 gracefulShutdownSignals: signals,

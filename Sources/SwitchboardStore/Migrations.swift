@@ -84,6 +84,30 @@ enum Migrations {
         migrator.registerMigration("v6: find expired conversations") { db in
             try db.execute(sql: "CREATE INDEX conversation_by_expiry ON conversation(expires_at) WHERE expires_at IS NOT NULL")
         }
+        migrator.registerMigration("v7: a queue per device") { db in
+            // Queued copies were per client; they become the queue of the client's default
+            // device (''), which a client's first named device takes over at its first login.
+            try db.execute(sql: """
+                CREATE TABLE client_device (
+                    client_id TEXT NOT NULL,
+                    device_key TEXT NOT NULL,
+                    last_seen_at INTEGER NOT NULL,
+                    PRIMARY KEY (client_id, device_key)
+                ) WITHOUT ROWID;
+                CREATE INDEX client_device_by_last_seen ON client_device(last_seen_at);
+                CREATE TABLE device_inbox (
+                    client_id TEXT NOT NULL,
+                    device_key TEXT NOT NULL,
+                    message_seq INTEGER NOT NULL REFERENCES message(seq) ON DELETE CASCADE,
+                    delivered_at INTEGER NOT NULL,
+                    PRIMARY KEY (client_id, device_key, message_seq)
+                ) WITHOUT ROWID;
+                CREATE INDEX device_inbox_by_message ON device_inbox(message_seq);
+                INSERT INTO device_inbox (client_id, device_key, message_seq, delivered_at)
+                    SELECT client_id, '', message_seq, delivered_at FROM inbox;
+                DROP TABLE inbox;
+                """)
+        }
         return migrator
     }
 }

@@ -39,7 +39,8 @@ enum RowMapping {
             mentionPids: stringArray(row["mention_pids"]),
             patchTimestamp: row["patch_timestamp"],
             wantsReceipt: row["wants_receipt"],
-            clientToken: row["client_token"]
+            clientToken: row["client_token"],
+            seq: row["seq"]
         )
     }
 

@@ -53,7 +53,7 @@ public final class SQLiteStore: MessageStore {
     public func deleteConversations(expiredBefore time: Int64) async throws -> Int {
         try await writer.write { db in
             let expired = "SELECT id FROM conversation WHERE expires_at < ?"
-            // Queued copies go with their messages (inbox rows cascade); members with the conversation.
+            // Queued copies go with their messages (device_inbox rows cascade); members with the conversation.
             try db.executeCached(sql: "DELETE FROM message WHERE conversation_id IN (\(expired))", arguments: [time])
             try db.executeCached(sql: "DELETE FROM receipt_position WHERE conversation_id IN (\(expired))", arguments: [time])
             try db.executeCached(sql: "DELETE FROM conversation WHERE expires_at < ?", arguments: [time])
@@ -125,8 +125,14 @@ public final class SQLiteStore: MessageStore {
             }
             let seq = db.lastInsertedRowID
             for recipient in Set(recipients) {
+                // A copy for each device the recipient has logged in from; a recipient that
+                // never logged in gets one for its default device.
                 try db.executeCached(
-                    sql: "INSERT OR IGNORE INTO inbox (client_id, message_seq, delivered_at) VALUES (?, ?, ?)",
+                    sql: """
+                        INSERT OR IGNORE INTO device_inbox (client_id, device_key, message_seq, delivered_at)
+                        SELECT ?1, device_key, ?2, ?3 FROM client_device WHERE client_id = ?1
+                        UNION ALL SELECT ?1, '', ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM client_device WHERE client_id = ?1)
+                        """,
                     arguments: [recipient, seq, message.timestamp]
                 )
             }
@@ -134,7 +140,9 @@ public final class SQLiteStore: MessageStore {
                 sql: "UPDATE conversation SET last_message_at = ? WHERE id = ?",
                 arguments: [message.timestamp, message.conversationID]
             )
-            return message
+            var stored = message
+            stored.seq = seq
+            return stored
         }
     }
 
@@ -203,84 +211,120 @@ public final class SQLiteStore: MessageStore {
         return query.direction == .older ? page.reversed() : page
     }
 
-    public func messagesToDeliver(to clientID: String, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message] {
+    public func messagesToDeliver(to device: DeviceAddress, upTo lastSeq: Int64, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message] {
         try await writer.write { db in
             let rows = try Row.fetchAll(
                 db,
                 cachedSQL: """
-                    SELECT message.* FROM inbox JOIN message ON message.seq = inbox.message_seq
-                    WHERE inbox.client_id = ? AND inbox.delivered_at < ?
-                    ORDER BY inbox.message_seq LIMIT ?
+                    SELECT message.* FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
+                    WHERE device_inbox.client_id = ? AND device_inbox.device_key = ? AND device_inbox.message_seq <= ?
+                        AND device_inbox.delivered_at < ?
+                    ORDER BY device_inbox.message_seq LIMIT ?
                     """,
-                arguments: [clientID, cutoff, limit]
+                arguments: [device.clientID, device.key, lastSeq, cutoff, limit]
             )
             let seqs: [Int64] = rows.map { $0["seq"] }
             if !seqs.isEmpty {
-                var arguments: StatementArguments = [now, clientID]
-                _ = arguments.append(contentsOf: StatementArguments(seqs))
                 try db.executeCached(
-                    sql: "UPDATE inbox SET delivered_at = ? WHERE client_id = ? AND message_seq IN \(Self.placeholders(seqs.count))",
-                    arguments: arguments
+                    sql: "UPDATE device_inbox SET delivered_at = ? WHERE client_id = ? AND device_key = ? AND message_seq IN \(Self.placeholders(seqs.count))",
+                    arguments: [now, device.clientID, device.key] + StatementArguments(seqs)
                 )
             }
             return rows.map(RowMapping.message)
         }
     }
 
-    public func trimQueue(of clientID: String, keepingPerConversation count: Int) async throws {
+    public func trimQueue(of device: DeviceAddress, keepingPerConversation count: Int) async throws {
         try await writer.write { db in
             try db.executeCached(
                 sql: """
-                    DELETE FROM inbox WHERE client_id = ? AND message_seq IN (
+                    DELETE FROM device_inbox WHERE client_id = ?1 AND device_key = ?2 AND message_seq IN (
                         SELECT seq FROM (
                             SELECT message.seq AS seq,
                                 ROW_NUMBER() OVER (PARTITION BY message.conversation_id ORDER BY message.seq DESC) AS newness
-                            FROM inbox JOIN message ON message.seq = inbox.message_seq
-                            WHERE inbox.client_id = ?
-                        ) WHERE newness > ?
+                            FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
+                            WHERE device_inbox.client_id = ?1 AND device_inbox.device_key = ?2
+                        ) WHERE newness > ?3
                     )
                     """,
-                arguments: [clientID, clientID, count]
+                arguments: [device.clientID, device.key, count]
             )
         }
     }
 
-    public func acknowledge(clientID: String, messageIDs: [String]) async throws -> [Message] {
+    public func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [Message] {
         guard !messageIDs.isEmpty else { return [] }
-        return try await acknowledge(
-            clientID: clientID, messagesWhere: "message.id IN \(Self.placeholders(messageIDs.count))", StatementArguments(messageIDs)
-        )
+        return try await acknowledge(device, messagesWhere: "message.id IN \(Self.placeholders(messageIDs.count))", StatementArguments(messageIDs))
     }
 
-    public func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message] {
+    public func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message] {
         try await acknowledge(
-            clientID: clientID, messagesWhere: "message.conversation_id = ? AND message.timestamp BETWEEN ? AND ?",
+            device, messagesWhere: "message.conversation_id = ? AND message.timestamp BETWEEN ? AND ?",
             [conversationID, range.lowerBound, range.upperBound]
         )
     }
 
-    /// Takes the matching messages off the client's queue and moves its delivered position
-    /// in their conversations past them.
-    private func acknowledge(clientID: String, messagesWhere condition: String, _ arguments: StatementArguments) async throws -> [Message] {
+    /// Takes the matching messages off the device's queue and moves its client's delivered
+    /// position in their conversations past them.
+    private func acknowledge(_ device: DeviceAddress, messagesWhere condition: String, _ arguments: StatementArguments) async throws -> [Message] {
         try await writer.write { db in
             let rows = try Row.fetchAll(
                 db,
-                cachedSQL: "SELECT message.* FROM inbox JOIN message ON message.seq = inbox.message_seq WHERE inbox.client_id = ? AND \(condition)",
-                arguments: [clientID] + arguments
+                cachedSQL: """
+                    SELECT message.* FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
+                    WHERE device_inbox.client_id = ? AND device_inbox.device_key = ? AND \(condition)
+                    """,
+                arguments: [device.clientID, device.key] + arguments
             )
             guard !rows.isEmpty else { return [] }
             let seqs: [Int64] = rows.map { $0["seq"] }
             try db.executeCached(
-                sql: "DELETE FROM inbox WHERE client_id = ? AND message_seq IN \(Self.placeholders(seqs.count))",
-                arguments: [clientID] + StatementArguments(seqs)
+                sql: "DELETE FROM device_inbox WHERE client_id = ? AND device_key = ? AND message_seq IN \(Self.placeholders(seqs.count))",
+                arguments: [device.clientID, device.key] + StatementArguments(seqs)
             )
             let messages = rows.map(RowMapping.message)
             var newest: [String: Int64] = [:]
             for message in messages { newest[message.conversationID] = max(newest[message.conversationID] ?? 0, message.timestamp) }
             for (conversationID, timestamp) in newest {
-                try Self.advance(clientID: clientID, in: conversationID, acknowledged: timestamp, read: 0, db)
+                try Self.advance(clientID: device.clientID, in: conversationID, acknowledged: timestamp, read: 0, db)
             }
             return messages
+        }
+    }
+
+    public func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws {
+        try await writer.write { db in
+            let isFirstDevice = try Bool.fetchOne(
+                db, sql: "SELECT NOT EXISTS (SELECT 1 FROM client_device WHERE client_id = ?)", arguments: [device.clientID]
+            ) ?? false
+            if isFirstDevice, !device.key.isEmpty {
+                // What was queued before the client ever logged in is its first device's.
+                try db.executeCached(
+                    sql: "UPDATE device_inbox SET device_key = ? WHERE client_id = ? AND device_key = ''",
+                    arguments: [device.key, device.clientID]
+                )
+            }
+            try db.executeCached(
+                sql: """
+                    INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES (?, ?, ?)
+                    ON CONFLICT DO UPDATE SET last_seen_at = excluded.last_seen_at
+                    """,
+                arguments: [device.clientID, device.key, time]
+            )
+        }
+    }
+
+    public func forgetDevices(unseenSince time: Int64) async throws -> Int {
+        try await writer.write { db in
+            try db.executeCached(
+                sql: """
+                    DELETE FROM device_inbox WHERE (client_id, device_key) IN (
+                        SELECT client_id, device_key FROM client_device WHERE last_seen_at < ?)
+                    """,
+                arguments: [time]
+            )
+            try db.executeCached(sql: "DELETE FROM client_device WHERE last_seen_at < ?", arguments: [time])
+            return db.changesCount
         }
     }
 
@@ -376,6 +420,12 @@ public final class SQLiteStore: MessageStore {
     public func latestMessageTimestamp() async throws -> Int64? {
         try await read { db in
             try Int64.fetchOne(db, sql: "SELECT MAX(timestamp) FROM message")
+        }
+    }
+
+    public func latestMessageSeq() async throws -> Int64 {
+        try await read { db in
+            try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM message") ?? 0
         }
     }
 

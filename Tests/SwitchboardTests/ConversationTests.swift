@@ -253,7 +253,7 @@ private struct StoredRows {
                 SELECT (SELECT COUNT(*) FROM conversation WHERE id = ?1)
                      + (SELECT COUNT(*) FROM conversation_member WHERE conversation_id = ?1)
                      + (SELECT COUNT(*) FROM message WHERE conversation_id = ?1)
-                     + (SELECT COUNT(*) FROM inbox JOIN message ON message.seq = inbox.message_seq WHERE conversation_id = ?1)
+                     + (SELECT COUNT(*) FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq WHERE conversation_id = ?1)
                      + (SELECT COUNT(*) FROM receipt_position WHERE conversation_id = ?1)
                 """, arguments: [conversationID]) ?? 0
         }

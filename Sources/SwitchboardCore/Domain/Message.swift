@@ -39,11 +39,14 @@ public struct Message: Sendable, Equatable {
     /// The sender's own id for the message (`dt`): the same message sent again after a lost
     /// ack carries the same one and is not stored twice.
     public var clientToken: String?
+    /// Its place in the store's order, once stored: what a device's catch-up at login
+    /// covers (up to a place) and live delivery then takes over (past it).
+    public var seq: Int64?
 
     public init(
         id: String, conversationID: String, from: String, content: MessageContent, timestamp: Int64,
         mentionAll: Bool = false, mentionPids: [String] = [], patchTimestamp: Int64? = nil, wantsReceipt: Bool = false,
-        clientToken: String? = nil
+        clientToken: String? = nil, seq: Int64? = nil
     ) {
         self.id = id
         self.conversationID = conversationID
@@ -55,6 +58,7 @@ public struct Message: Sendable, Equatable {
         self.patchTimestamp = patchTimestamp
         self.wantsReceipt = wantsReceipt
         self.clientToken = clientToken
+        self.seq = seq
     }
 
     /// Recalled messages keep their id and time; their content becomes type -127.

@@ -17,9 +17,9 @@ public protocol MessageStore: Sendable {
     /// and receipt positions; returns how many.
     func deleteConversations(expiredBefore time: Int64) async throws -> Int
 
-    /// Stores the message and queues it for each of `recipients` until they acknowledge it,
-    /// and returns it; if the sender already sent it (same conversation, same client token),
-    /// stores nothing and returns the message stored then.
+    /// Stores the message and queues it for each device of each of `recipients` until that
+    /// device acknowledges it, and returns it with its `seq`; if the sender already sent it
+    /// (same conversation, same client token), stores nothing and returns the message stored then.
     func append(_ message: Message, queueFor recipients: [String]) async throws -> Message
     func message(id: String) async throws -> Message?
     /// Replaces a stored message's content, mentions and patch time (an edit or recall).
@@ -28,17 +28,25 @@ public protocol MessageStore: Sendable {
     /// member of, oldest change first.
     func patchedMessages(visibleTo clientID: String, since: Int64, limit: Int) async throws -> [Message]
     func history(_ query: HistoryQuery) async throws -> [Message]
-    /// Messages queued for a client, unacknowledged and last delivered before `cutoff`,
-    /// oldest first; they are marked delivered at `now`.
-    func messagesToDeliver(to clientID: String, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message]
-    /// Takes acknowledged messages off the client's queue and moves its delivered position
-    /// past them; returns the messages that were still queued.
-    func acknowledge(clientID: String, messageIDs: [String]) async throws -> [Message]
-    /// Leaves at most the newest `count` messages of each conversation in the client's
+    /// Messages queued for a device, up to `lastSeq`, unacknowledged and last delivered
+    /// before `cutoff`, oldest first; they are marked delivered at `now`.
+    func messagesToDeliver(to device: DeviceAddress, upTo lastSeq: Int64, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message]
+    /// Takes acknowledged messages off the device's queue and moves its client's delivered
+    /// position past them; returns the messages that were still queued for it.
+    func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [Message]
+    /// Leaves at most the newest `count` messages of each conversation in the device's
     /// queue; the older ones stay in history only.
-    func trimQueue(of clientID: String, keepingPerConversation count: Int) async throws
+    func trimQueue(of device: DeviceAddress, keepingPerConversation count: Int) async throws
     /// Acknowledges a conversation's messages with timestamps in `range`, as SDKs ack in batches.
-    func acknowledge(clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message]
+    func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message]
+    /// Records that `device` was seen (a login or a disconnect); messages are queued for it
+    /// from its first login on. A client's first named device takes over what was queued
+    /// before the client ever logged in.
+    func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws
+    /// Forgets devices not seen since `time`, with what was queued for them; returns how many.
+    func forgetDevices(unseenSince time: Int64) async throws -> Int
+    /// The `seq` of the newest message stored, 0 when there is none.
+    func latestMessageSeq() async throws -> Int64
     /// Moves the client's read (and so delivered) position in a conversation up to `timestamp`.
     func markRead(clientID: String, conversationID: String, upTo timestamp: Int64) async throws
     /// The client's conversations with unread messages and a message newer than `since`;

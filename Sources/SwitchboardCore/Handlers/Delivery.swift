@@ -7,9 +7,10 @@ struct Delivery: Sendable {
     /// Chat-room messages left out for connections that were behind.
     let shed: Counter
 
-    /// Sends `message` to every online connection of `recipients`, and to the sender's other
-    /// connections so that a message sent from one device shows on the others. In chat rooms
-    /// connections that are behind get only what `priority` admits.
+    /// Sends `message` to every online session of `recipients`, and to the sender's other
+    /// sessions so that a message sent from one device shows on the others; sessions whose
+    /// catch-up from the store covers the message are skipped. In chat rooms connections
+    /// that are behind get only what `priority` admits.
     func deliver(
         _ message: Message, to recipients: [String], conversation: Conversation, except origin: UInt64?, transient: Bool,
         priority: MessagePriority = .normal
@@ -20,7 +21,9 @@ struct Delivery: Sendable {
         for clientID in targets {
             // The sending session itself already has the message; other clients sharing its
             // connection do not.
-            for connection in context.presence.connections(of: clientID) where !(clientID == message.from && connection.id == origin) {
+            for session in context.presence.sessions(of: clientID) where session.takesLive(message) {
+                let connection = session.connection
+                if clientID == message.from, connection.id == origin { continue }
                 if conversation.isTransient, !priority.admits(backlog: connection.outbox.backlog) {
                     shed.increment()
                     continue
@@ -32,11 +35,11 @@ struct Delivery: Sendable {
         }
     }
 
-    /// Sends `connections` of `clientID` what it has not acknowledged and was last delivered
-    /// before `cutoff`: everything at login, the overdue at redelivery.
-    func sendPending(to clientID: String, on connections: [Connection], lastDeliveredBefore cutoff: Int64) async throws {
+    /// Sends `connections` of `device` what it has not acknowledged, stored up to `lastSeq`
+    /// and last delivered before `cutoff`: its catch-up at login, the overdue at redelivery.
+    func sendPending(to device: DeviceAddress, on connections: [Connection], upTo lastSeq: Int64, lastDeliveredBefore cutoff: Int64) async throws {
         let pending = try await context.store.messagesToDeliver(
-            to: clientID, lastDeliveredBefore: cutoff, now: ServerClock.wallMilliseconds(), limit: context.settings.deliveryBatch
+            to: device, upTo: lastSeq, lastDeliveredBefore: cutoff, now: ServerClock.wallMilliseconds(), limit: context.settings.deliveryBatch
         )
         guard !pending.isEmpty else { return }
         let conversations = try await context.store.conversations(ids: Array(Set(pending.map(\.conversationID))))
@@ -44,7 +47,7 @@ struct Delivery: Sendable {
         for message in pending {
             guard let conversation = byID[message.conversationID] else { continue }
             var command = Self.directCommand(for: message, conversation: conversation, offline: true, transient: false)
-            command.peerID = clientID
+            command.peerID = device.clientID
             for connection in connections {
                 connection.outbox.send(command)
             }

@@ -42,7 +42,7 @@ struct MessageCommands: Sendable {
         let decided = try await hooks.received(
             arrived, in: conversation.hookKind, recipients: conversation.members.filter { $0 != clientID }, transient: transient, sourceIP: connection.remoteAddress
         )
-        let message = decided.message
+        var message = decided.message
         if direct.will {
             wills.set(.init(message: message, conversation: conversation, recipients: decided.recipients, connectionID: connection.id), for: clientID)
             return Replies.ack(message, replyingTo: request)
@@ -54,6 +54,8 @@ struct MessageCommands: Sendable {
                 // Sent again after a lost ack: the first copy was stored and delivered.
                 return Replies.ack(stored, replyingTo: request)
             }
+            message = stored
+            if let seq = stored.seq { context.presence.messageStored(seq: seq) }
         }
 
         connection.outbox.send(Replies.ack(message, replyingTo: request))
@@ -70,7 +72,7 @@ struct MessageCommands: Sendable {
         await hooks.sent(message, online: online, offline: offline, transient: transient, sourceIP: connection.remoteAddress)
         if !transient, !offline.isEmpty {
             let pushData = direct.hasPushData ? direct.pushData : nil
-            await background.submit { [hooks, push, context] in
+            await background.submit { [hooks, push, context, message] in
                 guard var notice = await hooks.receiversOffline(
                     message, offline: offline, mutedBy: conversation.mutedBy, clientPushData: pushData, template: context.settings.pushTemplate
                 ) else { return }

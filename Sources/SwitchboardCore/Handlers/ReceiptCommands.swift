@@ -12,15 +12,17 @@ struct ReceiptCommands: Sendable {
     /// A receiving client confirms messages; they are no longer redelivered to it. The JS SDK
     /// acks a conversation's time range (`cid`, `fromts`, `tots`); other SDKs name messages
     /// (`mid`, `ids`). Acks get no reply.
-    func acknowledge(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand? {
+    func acknowledge(_ request: GenericCommand, from clientID: String, on connection: Connection) async throws -> GenericCommand? {
+        // Acks are the device's: its other devices still receive what it acknowledged.
+        guard let device = context.presence.session(clientID: clientID, connectionID: connection.id)?.device else { return nil }
         let ack = request.ackMessage
         var acknowledged: [Message] = []
         if ack.hasCid, ack.hasFromts, ack.hasTots, ack.fromts <= ack.tots {
-            acknowledged += try await context.store.acknowledge(clientID: clientID, conversationID: ack.cid, timestamps: ack.fromts...ack.tots)
+            acknowledged += try await context.store.acknowledge(device, conversationID: ack.cid, timestamps: ack.fromts...ack.tots)
         }
         var ids = ack.ids
         if ack.hasMid { ids.append(ack.mid) }
-        acknowledged += try await context.store.acknowledge(clientID: clientID, messageIDs: ids)
+        acknowledged += try await context.store.acknowledge(device, messageIDs: ids)
         try await sendDeliveryReceipts(for: acknowledged.filter { $0.wantsReceipt && $0.from != clientID }, deliveredTo: clientID)
         return nil
     }

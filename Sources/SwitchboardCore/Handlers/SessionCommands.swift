@@ -25,8 +25,11 @@ struct SessionCommands: Sendable {
             try verifySignature(open, clientID: clientID, now: now)
         }
         let tag = open.hasTag && !open.tag.isEmpty && open.tag != "default" ? open.tag : nil
-        let session = Presence.Session(connection: connection, tag: tag, deviceID: open.hasDeviceID ? open.deviceID : nil)
-        for displaced in context.presence.open(session, for: clientID) {
+        let device = DeviceAddress(clientID: clientID, deviceID: open.hasDeviceID ? open.deviceID : nil, tag: tag)
+        try await context.store.deviceSeen(device, at: now)
+        let session = Presence.Session(connection: connection, tag: tag, device: device)
+        let (displacedSessions, catchUpTo) = context.presence.open(session, for: clientID)
+        for displaced in displacedSessions {
             var closed = Replies.notification(.session, op: .closed, to: clientID)
             closed.sessionMessage.code = ErrorCode.sessionConflict.rawValue
             closed.sessionMessage.reason = ErrorCode.sessionConflict.reason
@@ -47,9 +50,9 @@ struct SessionCommands: Sendable {
         connection.outbox.send(reply)
         // What was missed while offline follows the `opened` reply.
         if let keep = context.settings.offlineMessagesPerConversation {
-            try await context.store.trimQueue(of: clientID, keepingPerConversation: keep)
+            try await context.store.trimQueue(of: device, keepingPerConversation: keep)
         }
-        try await delivery.sendPending(to: clientID, on: [connection], lastDeliveredBefore: .max)
+        try await delivery.sendPending(to: device, on: [connection], upTo: catchUpTo, lastDeliveredBefore: .max)
         let unread = try await context.store.unreadSummaries(for: clientID, since: open.lastUnreadNotifTime, conversationID: nil)
         if !unread.isEmpty {
             connection.outbox.send(UnreadNotices.notice(unread, to: clientID))

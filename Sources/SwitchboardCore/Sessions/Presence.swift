@@ -6,26 +6,54 @@ import Synchronization
 ///
 /// A lock rather than an actor: every delivery reads it, and the critical sections are a
 /// few dictionary operations with no suspension points.
+///
+/// It also knows how far stored messages go (`messageStored`), so that a session opening
+/// and a message being delivered agree on which of the two brings the message to it: the
+/// session's catch-up from the store covers what was stored before it opened (up to
+/// `liveFrom`), live delivery what was stored after. Each message reaches it once.
 public final class Presence: Sendable {
     public struct Session: Sendable {
         public var connection: Connection
         public var tag: String?
-        public var deviceID: String?
+        public var device: DeviceAddress
+        /// Stored messages up to this `seq` reach the session through its catch-up, not
+        /// live; set when it opens.
+        public var liveFrom: Int64 = .max
+
+        public init(connection: Connection, tag: String?, device: DeviceAddress) {
+            self.connection = connection
+            self.tag = tag
+            self.device = device
+        }
+
+        /// Whether live delivery brings `message` here (its catch-up does not).
+        func takesLive(_ message: Message) -> Bool {
+            guard let seq = message.seq else { return true }
+            return seq > liveFrom
+        }
     }
 
     private struct State {
         var byClient: [String: [UInt64: Session]] = [:]
         var byConnection: [UInt64: Set<String>] = [:]
+        var storedUpTo: Int64 = 0
     }
 
     private let state = Mutex(State())
 
     public init() {}
 
-    /// Opens a session and returns the sessions it displaces: those of the same client with
-    /// the same non-empty tag on another connection.
-    public func open(_ session: Session, for clientID: String) -> [Session] {
+    /// A message was stored (before it is delivered).
+    public func messageStored(seq: Int64) {
+        state.withLock { $0.storedUpTo = max($0.storedUpTo, seq) }
+    }
+
+    /// Opens a session; returns the sessions it displaces (those of the same client with the
+    /// same non-empty tag on another connection) and how far its catch-up from the store goes.
+    public func open(_ session: Session, for clientID: String) -> (displaced: [Session], catchUpTo: Int64) {
         state.withLock { state in
+            var session = session
+            session.liveFrom = state.storedUpTo
             var sessions = state.byClient[clientID, default: [:]]
             var displaced: [Session] = []
             if let tag = session.tag, !tag.isEmpty {
@@ -38,7 +66,7 @@ public final class Presence: Sendable {
             sessions[session.connection.id] = session
             state.byClient[clientID] = sessions
             state.byConnection[session.connection.id, default: []].insert(clientID)
-            return displaced
+            return (displaced, session.liveFrom)
         }
     }
 
@@ -60,7 +88,28 @@ public final class Presence: Sendable {
     }
 
     public func hasSession(clientID: String, connectionID: UInt64) -> Bool {
-        state.withLock { $0.byClient[clientID]?[connectionID] != nil }
+        session(clientID: clientID, connectionID: connectionID) != nil
+    }
+
+    public func session(clientID: String, connectionID: UInt64) -> Session? {
+        state.withLock { $0.byClient[clientID]?[connectionID] }
+    }
+
+    public func sessions(of clientID: String) -> [Session] {
+        state.withLock { state in
+            state.byClient[clientID].map { Array($0.values) } ?? []
+        }
+    }
+
+    /// Every device with a session open, and the connections of each.
+    public var onlineDevices: [DeviceAddress: [Connection]] {
+        state.withLock { state in
+            var devices: [DeviceAddress: [Connection]] = [:]
+            for sessions in state.byClient.values {
+                for session in sessions.values { devices[session.device, default: []].append(session.connection) }
+            }
+            return devices
+        }
     }
 
     /// The clients with a session on this connection.
@@ -76,10 +125,6 @@ public final class Presence: Sendable {
 
     public func isOnline(_ clientID: String) -> Bool {
         state.withLock { $0.byClient[clientID] != nil }
-    }
-
-    public var onlineClientIDs: [String] {
-        state.withLock { Array($0.byClient.keys) }
     }
 
     private static func remove(clientID: String, connectionID: UInt64, from state: inout State) -> Session? {

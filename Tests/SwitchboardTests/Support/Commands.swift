@@ -77,6 +77,14 @@ extension GenericCommand {
         .text(#"{"_lctext":"\#(text)","_lctype":-1}"#, cid: cid)
     }
 
+    /// The Android and iOS SDKs' receipt: the ids of the messages received.
+    static func ack(ids: [String]) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .ack
+        command.ackMessage.ids = ids
+        return command
+    }
+
     /// The JS SDK's receipt: a time range of one conversation, no serial.
     static func ack(cid: String, from: Int64, to: Int64) -> GenericCommand {
         var command = GenericCommand()

@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+import SwitchboardWire
+import Testing
+
+/// Each device of a client has its own queue of missed messages and its own acknowledgements.
+@Suite struct DeviceDeliveryTests {
+    private func login(_ clientID: String, device: String, on server: TestServer) async throws -> TestClient {
+        let client = try await server.connect()
+        var open = GenericCommand.open(clientID, appID: server.config.appID)
+        open.sessionMessage.deviceID = device
+        let reply = try await client.request(open)
+        guard reply.op == .opened else { throw TestClient.Timeout(description: "login failed: \(reply)") }
+        return client
+    }
+
+    /// Acknowledges by id and waits until the server has taken the acks (commands of one
+    /// connection are handled in order).
+    private func acknowledge(_ ids: [String], on client: TestClient) async throws {
+        client.send(.ack(ids: ids))
+        _ = try await client.request(.echo)
+    }
+
+    private func logout(_ client: TestClient) async throws {
+        client.close()
+        try await client.waitUntilClosed()
+    }
+
+    @Test func aDeviceThatLogsInAfterAnotherAcknowledgedStillReceivesTheMessage() async throws {
+        let server = try await TestServer.start()
+        for device in ["phone", "laptop"] { try await logout(try await login("bob", device: device, on: server)) }
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("for every device", cid: cid)
+
+        let phone = try await login("bob", device: "phone", on: server)
+        #expect(try await phone.nextMessage().id == sent.uid)
+        try await acknowledge([sent.uid], on: phone)
+        try await logout(phone)
+
+        let laptop = try await login("bob", device: "laptop", on: server)
+        #expect(try await laptop.nextMessage().id == sent.uid)
+        try await acknowledge([sent.uid], on: laptop)
+
+        // The phone acknowledged it: it does not come back.
+        let phoneAgain = try await login("bob", device: "phone", on: server)
+        #expect(try await phoneAgain.collect(for: .milliseconds(300)) { $0.cmd == .direct }.isEmpty)
+        try await server.stop()
+    }
+
+    @Test func theFirstDeviceTakesWhatWasQueuedBeforeTheClientEverLoggedIn() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["carol"])
+        let sent = try await alice.sendText("before carol ever logged in", cid: cid)
+        let tablet = try await login("carol", device: "tablet", on: server)
+        #expect(try await tablet.nextMessage().id == sent.uid)
+        try await server.stop()
+    }
+
+    /// Logging in while messages arrive: each message reaches the device once, through its
+    /// catch-up or live, and never again once acknowledged.
+    @Test func aDeviceLoggingInWhileMessagesArriveGetsEachOnce() async throws {
+        let server = try await TestServer.start()
+        try await logout(try await login("bob", device: "phone", on: server))
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sending = Task {
+            for number in 0..<600 { try await alice.sendText("m\(number)", cid: cid) }
+        }
+        var acknowledged = Set<String>()
+        var duplicates: [String] = []
+        for _ in 0..<15 {
+            let phone = try await login("bob", device: "phone", on: server)
+            let received = try await phone.collect(for: .milliseconds(60)) { $0.cmd == .direct }.map(\.directMessage.id)
+            var seen = Set<String>()
+            for id in received where !seen.insert(id).inserted || acknowledged.contains(id) { duplicates.append(id) }
+            try await acknowledge(Array(seen), on: phone)
+            acknowledged.formUnion(seen)
+            try await logout(phone)
+        }
+        try await sending.value
+        #expect(duplicates.isEmpty, "\(duplicates.count) delivered twice")
+        try await server.stop()
+    }
+}
