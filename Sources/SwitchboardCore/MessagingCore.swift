@@ -91,7 +91,7 @@ public final class MessagingCore: Sendable {
         let cutoff = ServerClock.wallMilliseconds() - context.settings.redeliveryInterval * 1000
         for (device, connections) in presence.onlineDevices {
             do {
-                try await delivery.sendPending(to: device, on: connections, upTo: .max, lastDeliveredBefore: cutoff)
+                try await delivery.sendPending(to: device, on: connections, seqs: 1...Int64.max, lastDeliveredBefore: cutoff)
             } catch {
                 context.logger.error("redelivery failed", metadata: ["client": "\(device.clientID)", "device": "\(device.key)", "error": "\(error)"])
             }

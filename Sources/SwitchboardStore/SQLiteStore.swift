@@ -211,17 +211,17 @@ public final class SQLiteStore: MessageStore {
         return query.direction == .older ? page.reversed() : page
     }
 
-    public func messagesToDeliver(to device: DeviceAddress, upTo lastSeq: Int64, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message] {
+    public func messagesToDeliver(to device: DeviceAddress, seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message] {
         try await writer.write { db in
             let rows = try Row.fetchAll(
                 db,
                 cachedSQL: """
                     SELECT message.* FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
-                    WHERE device_inbox.client_id = ? AND device_inbox.device_key = ? AND device_inbox.message_seq <= ?
+                    WHERE device_inbox.client_id = ? AND device_inbox.device_key = ? AND device_inbox.message_seq BETWEEN ? AND ?
                         AND device_inbox.delivered_at < ?
                     ORDER BY device_inbox.message_seq LIMIT ?
                     """,
-                arguments: [device.clientID, device.key, lastSeq, cutoff, limit]
+                arguments: [device.clientID, device.key, seqs.lowerBound, seqs.upperBound, cutoff, limit]
             )
             let seqs: [Int64] = rows.map { $0["seq"] }
             if !seqs.isEmpty {

@@ -59,8 +59,8 @@ import Testing
     }
 
     /// Logging in while messages arrive: each message reaches the device once, through its
-    /// catch-up or live, and never again once acknowledged.
-    @Test func aDeviceLoggingInWhileMessagesArriveGetsEachOnce() async throws {
+    /// catch-up or live, in the order sent, and never again once acknowledged.
+    @Test func aDeviceLoggingInWhileMessagesArriveGetsEachOnceInOrder() async throws {
         let server = try await TestServer.start()
         try await logout(try await login("bob", device: "phone", on: server))
         let alice = try await server.login("alice")
@@ -70,17 +70,21 @@ import Testing
         }
         var acknowledged = Set<String>()
         var duplicates: [String] = []
+        var outOfOrder = 0
         for _ in 0..<15 {
             let phone = try await login("bob", device: "phone", on: server)
-            let received = try await phone.collect(for: .milliseconds(60)) { $0.cmd == .direct }.map(\.directMessage.id)
+            let received = try await phone.collect(for: .milliseconds(60)) { $0.cmd == .direct }.map(\.directMessage)
+            let numbers = received.compactMap { Int($0.msg.dropFirst()) }
+            outOfOrder += zip(numbers, numbers.dropFirst()).filter { $0 >= $1 }.count
             var seen = Set<String>()
-            for id in received where !seen.insert(id).inserted || acknowledged.contains(id) { duplicates.append(id) }
+            for id in received.map(\.id) where !seen.insert(id).inserted || acknowledged.contains(id) { duplicates.append(id) }
             try await acknowledge(Array(seen), on: phone)
             acknowledged.formUnion(seen)
             try await logout(phone)
         }
         try await sending.value
         #expect(duplicates.isEmpty, "\(duplicates.count) delivered twice")
+        #expect(outOfOrder == 0)
         try await server.stop()
     }
 }

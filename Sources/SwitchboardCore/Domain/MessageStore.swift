@@ -28,9 +28,9 @@ public protocol MessageStore: Sendable {
     /// member of, oldest change first.
     func patchedMessages(visibleTo clientID: String, since: Int64, limit: Int) async throws -> [Message]
     func history(_ query: HistoryQuery) async throws -> [Message]
-    /// Messages queued for a device, up to `lastSeq`, unacknowledged and last delivered
-    /// before `cutoff`, oldest first; they are marked delivered at `now`.
-    func messagesToDeliver(to device: DeviceAddress, upTo lastSeq: Int64, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message]
+    /// Messages queued for a device with a `seq` within `seqs`, unacknowledged and last
+    /// delivered before `cutoff`, oldest first; they are marked delivered at `now`.
+    func messagesToDeliver(to device: DeviceAddress, seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message]
     /// Takes acknowledged messages off the device's queue and moves its client's delivered
     /// position past them; returns the messages that were still queued for it.
     func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [Message]

@@ -30,18 +30,20 @@ struct Delivery: Sendable {
                 }
                 var addressed = command
                 addressed.peerID = clientID
-                connection.outbox.send(addressed)
+                context.presence.send(addressed, to: session)
             }
         }
     }
 
-    /// Sends `connections` of `device` what it has not acknowledged, stored up to `lastSeq`
-    /// and last delivered before `cutoff`: its catch-up at login, the overdue at redelivery.
-    func sendPending(to device: DeviceAddress, on connections: [Connection], upTo lastSeq: Int64, lastDeliveredBefore cutoff: Int64) async throws {
+    /// Sends `connections` of `device` one batch of what it has not acknowledged, stored
+    /// within `seqs` and last delivered before `cutoff`: its catch-up at login, the overdue at
+    /// redelivery. Returns the last `seq` sent when the batch was full (more may follow).
+    @discardableResult
+    func sendPending(to device: DeviceAddress, on connections: [Connection], seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64) async throws -> Int64? {
         let pending = try await context.store.messagesToDeliver(
-            to: device, upTo: lastSeq, lastDeliveredBefore: cutoff, now: ServerClock.wallMilliseconds(), limit: context.settings.deliveryBatch
+            to: device, seqs: seqs, lastDeliveredBefore: cutoff, now: ServerClock.wallMilliseconds(), limit: context.settings.deliveryBatch
         )
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty else { return nil }
         let conversations = try await context.store.conversations(ids: Array(Set(pending.map(\.conversationID))))
         let byID = Dictionary(conversations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for message in pending {
@@ -52,6 +54,7 @@ struct Delivery: Sendable {
                 connection.outbox.send(command)
             }
         }
+        return pending.count == context.settings.deliveryBatch ? pending.last?.seq : nil
     }
 
     /// Sends the edits and recalls made since `since` in `clientID`'s conversations.

@@ -52,7 +52,7 @@ struct SessionCommands: Sendable {
         if let keep = context.settings.offlineMessagesPerConversation {
             try await context.store.trimQueue(of: device, keepingPerConversation: keep)
         }
-        try await delivery.sendPending(to: device, on: [connection], upTo: catchUpTo, lastDeliveredBefore: .max)
+        try await catchUp(device, on: connection, upTo: catchUpTo)
         let unread = try await context.store.unreadSummaries(for: clientID, since: open.lastUnreadNotifTime, conversationID: nil)
         if !unread.isEmpty {
             connection.outbox.send(UnreadNotices.notice(unread, to: clientID))
@@ -61,6 +61,17 @@ struct SessionCommands: Sendable {
             try await delivery.sendPatches(to: clientID, on: connection, since: open.lastPatchTime)
         }
         await hooks.online(clientID, session: session, reconnect: open.r)
+    }
+
+    /// Sends the device what was stored for it up to `lastSeq` and not acknowledged, oldest
+    /// first; live deliveries wait until then.
+    private func catchUp(_ device: DeviceAddress, on connection: Connection, upTo lastSeq: Int64) async throws {
+        defer { context.presence.caughtUp(clientID: device.clientID, connectionID: connection.id) }
+        var next: Int64 = 1
+        while next <= lastSeq,
+              let last = try await delivery.sendPending(to: device, on: [connection], seqs: next...lastSeq, lastDeliveredBefore: .max) {
+            next = last + 1
+        }
     }
 
     func close(_ request: GenericCommand, clientID: String, on connection: Connection) async -> GenericCommand {

@@ -1,4 +1,5 @@
 import Synchronization
+import SwitchboardWire
 
 /// Which clients have a session open, on which connections, with which tags. The one place
 /// that knows: a session displaced by a tag conflict is gone from here, so its connection
@@ -10,7 +11,8 @@ import Synchronization
 /// It also knows how far stored messages go (`messageStored`), so that a session opening
 /// and a message being delivered agree on which of the two brings the message to it: the
 /// session's catch-up from the store covers what was stored before it opened (up to
-/// `liveFrom`), live delivery what was stored after. Each message reaches it once.
+/// `liveFrom`), live delivery what was stored after. Each message reaches it once, and in
+/// order: live deliveries wait (`send(_:to:)`) until the catch-up is written (`caughtUp`).
 public final class Presence: Sendable {
     public struct Session: Sendable {
         public var connection: Connection
@@ -33,10 +35,17 @@ public final class Presence: Sendable {
         }
     }
 
+    private struct SessionKey: Hashable {
+        var clientID: String
+        var connectionID: UInt64
+    }
+
     private struct State {
         var byClient: [String: [UInt64: Session]] = [:]
         var byConnection: [UInt64: Set<String>] = [:]
         var storedUpTo: Int64 = 0
+        /// Live deliveries waiting for sessions that are still catching up.
+        var held: [SessionKey: [GenericCommand]] = [:]
     }
 
     private let state = Mutex(State())
@@ -66,6 +75,7 @@ public final class Presence: Sendable {
             sessions[session.connection.id] = session
             state.byClient[clientID] = sessions
             state.byConnection[session.connection.id, default: []].insert(clientID)
+            state.held[SessionKey(clientID: clientID, connectionID: session.connection.id)] = []
             return (displaced, session.liveFrom)
         }
     }
@@ -84,6 +94,28 @@ public final class Presence: Sendable {
             return clients.compactMap { clientID in
                 Self.remove(clientID: clientID, connectionID: connectionID, from: &state).map { (clientID, $0) }
             }
+        }
+    }
+
+    /// Sends a live delivery to a session, or keeps it until the session has caught up.
+    public func send(_ command: GenericCommand, to session: Session) {
+        let key = SessionKey(clientID: session.device.clientID, connectionID: session.connection.id)
+        state.withLock { state in
+            if state.held[key] != nil {
+                state.held[key]?.append(command)
+            } else {
+                session.connection.outbox.send(command)
+            }
+        }
+    }
+
+    /// The session's catch-up is written: what was kept for it follows, then live deliveries.
+    public func caughtUp(clientID: String, connectionID: UInt64) {
+        state.withLock { state in
+            guard let held = state.held.removeValue(forKey: SessionKey(clientID: clientID, connectionID: connectionID)),
+                  let session = state.byClient[clientID]?[connectionID]
+            else { return }
+            for command in held { session.connection.outbox.send(command) }
         }
     }
 
@@ -132,6 +164,7 @@ public final class Presence: Sendable {
         if state.byClient[clientID]?.isEmpty == true { state.byClient[clientID] = nil }
         state.byConnection[connectionID]?.remove(clientID)
         if state.byConnection[connectionID]?.isEmpty == true { state.byConnection[connectionID] = nil }
+        state.held[SessionKey(clientID: clientID, connectionID: connectionID)] = nil
         return removed
     }
 }
