@@ -106,15 +106,13 @@ public struct SwitchboardApplication: Sendable {
         try await core.prepare()
         let scriptService = ScriptService(library: scripts, logger: logger)
         await scriptService.loadAll()
-        let router = Router(context: GatewayContext.self)
+        let router = Router(context: BasicRequestContext.self)
         router.get("/health") { [store] _, _ in
             store.acceptsWrites
                 ? Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
                 : Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "database file deleted or replaced; restart the server")))
         }
         router.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
-        gateway.addRoutes(to: router)
-        let webSocketResponder = router.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .seconds(Int64(config.httpIdleTimeoutSeconds))),
             ws: .init(maxFrameSize: config.maxFrameBytes, autoPing: .disabled, closeTimeout: .seconds(2))
@@ -124,7 +122,9 @@ public struct SwitchboardApplication: Sendable {
             router: router,
             server: HTTPServerBuilder { responder in
                 DeadlineHTTPChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) { [gateway] request, channel, _ in
+                        gateway.shouldUpgrade(request, channel: channel)
+                    },
                     requestHeadDeadline: requestHeadDeadline
                 )
             },

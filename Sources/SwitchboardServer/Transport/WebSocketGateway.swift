@@ -47,20 +47,19 @@ final class WebSocketGateway: Sendable {
         )
     }
 
-    func addRoutes(to router: Router<GatewayContext>) {
-        router.ws("/") { request, _ in
-            guard let chosen = Subprotocol.negotiate(offered: request.headers[.secWebSocketProtocol]) else {
-                return .dontUpgrade
-            }
-            let offered = request.headers[.secWebSocketProtocol] != nil
-            return .upgrade(offered ? [.secWebSocketProtocol: chosen.rawValue] : [:])
-        } onUpgrade: { inbound, outbound, context in
-            let subprotocol = Subprotocol.negotiate(offered: context.request.headers[.secWebSocketProtocol]) ?? .protobuf3
-            let address = context.requestContext.remoteAddress?.ipAddress ?? "unknown"
-            await self.serve(
-                inbound: inbound, outbound: outbound, channel: context.requestContext.channel,
-                codec: FrameCodec(subprotocol: subprotocol), remoteAddress: address
-            )
+    /// Upgrades a request for `/` that offers one of LeanCloud's subprotocols (or none) and
+    /// serves the connection; anything else goes on to the HTTP routes.
+    ///
+    /// Decided here rather than with the router's `ws` route, whose request context keeps a
+    /// reference to itself: every connection's context, logger and socket were never freed
+    /// (about 4.6 KB a connection, measured with malloc_stats).
+    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        let path = request.path.map { $0.prefix { $0 != "?" } }
+        let offered = request.headerFields[.secWebSocketProtocol]
+        guard path == "/", let chosen = Subprotocol.negotiate(offered: offered) else { return .dontUpgrade }
+        let address = channel.remoteAddress?.ipAddress ?? "unknown"
+        return .upgrade(offered != nil ? [.secWebSocketProtocol: chosen.rawValue] : [:]) { inbound, outbound, _ in
+            await self.serve(inbound: inbound, outbound: outbound, channel: channel, codec: FrameCodec(subprotocol: chosen), remoteAddress: address)
         }
     }
 

@@ -70,6 +70,13 @@ struct ServerProcess: Sendable {
         throw Failure(description: "server still running \(limit) after SIGTERM")
     }
 
+    /// The process's resident memory, in bytes.
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
     /// Ends the process if a test left it running.
     func stopIfRunning() {
         var status: Int32 = 0
