@@ -32,7 +32,7 @@ public final class MessagingCore: Sendable {
         self.context = context
         self.delivery = delivery
         clientHooks = ClientHooks(pipeline: hooks, background: background)
-        sessions = SessionCommands(context: context, tokens: SessionTokens(), delivery: delivery, hooks: clientHooks, wills: wills)
+        sessions = SessionCommands(context: context, tokens: SessionTokens(masterKey: settings.masterKey), delivery: delivery, hooks: clientHooks, wills: wills)
         conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence), hooks: ConversationHooks(pipeline: hooks, background: background))
         let messageHooks = MessageHooks(pipeline: hooks, background: background)
         messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)

@@ -1,0 +1,43 @@
+import Foundation
+import SwitchboardCore
+import SwitchboardWire
+import Testing
+
+@Suite struct SessionTokenTests {
+    let tokens = SessionTokens(masterKey: "master")
+
+    @Test func aTokenOpensItsOwnClientsSessionsUntilItExpires() {
+        let token = tokens.issue(for: "alice", now: 1_000)
+        #expect(tokens.isValid(token, for: "alice", now: 2_000))
+        #expect(!tokens.isValid(token, for: "bob", now: 2_000))
+        #expect(!tokens.isValid(token, for: "alice", now: 1_000 + Int64(SessionTokens.lifetimeSeconds) * 1000))
+        #expect(!SessionTokens(masterKey: "other").isValid(token, for: "alice", now: 2_000))
+        let stretched = "9" + token
+        #expect(!tokens.isValid(stretched, for: "alice", now: 2_000))
+        #expect(!tokens.isValid("garbage", for: "alice", now: 2_000))
+    }
+
+    /// Nothing is kept per login, so a token still opens a session after a restart.
+    @Test func aTokenSurvivesARestart() async throws {
+        let directory = TestServer.temporaryDirectory()
+        var server = try await TestServer.start(dataDirectory: directory) { $0.signaturesRequired = true }
+        let signature = Signature(appID: server.config.appID, masterKey: server.config.masterKey)
+        let now = Int64(Date().timeIntervalSince1970)
+        let first = try await server.connect()
+        let opened = try await first.request(.open(
+            "alice", appID: server.config.appID, signature: (now, "n1", signature.login(clientID: "alice", timestamp: now, nonce: "n1"))
+        ))
+        let token = opened.sessionMessage.st
+        try await server.stop()
+
+        server = try await TestServer.start(dataDirectory: directory) { $0.signaturesRequired = true }
+        let again = try await server.connect()
+        var reopen = GenericCommand.open("alice", appID: server.config.appID)
+        reopen.sessionMessage.st = token
+        #expect(try await again.request(reopen).op == .opened)
+        var stolen = GenericCommand.open("mallory", appID: server.config.appID)
+        stolen.sessionMessage.st = token
+        #expect(try await again.request(stolen).op == .closed)
+        try await server.stop()
+    }
+}
