@@ -142,3 +142,18 @@ import Testing
         try await server.stop()
     }
 }
+
+@Suite struct SessionLimitTests {
+    @Test func oneConnectionCarriesAtMostThirtyTwoClients() async throws {
+        let server = try await TestServer.start()
+        let connection = try await server.connect()
+        for index in 0..<32 {
+            #expect(try await connection.request(.open("client\(index)", appID: server.config.appID)).op == .opened)
+        }
+        let refused = try await connection.request(.open("one-too-many", appID: server.config.appID))
+        #expect(refused.op == .closed && refused.sessionMessage.code == ErrorCode.invalidLogin.rawValue)
+        // A client already on the connection may log in again.
+        #expect(try await connection.request(.open("client0", appID: server.config.appID)).op == .opened)
+        try await server.stop()
+    }
+}

@@ -3,6 +3,9 @@ import SwitchboardWire
 /// `session/open`, `session/close` and `session/refresh`.
 struct SessionCommands: Sendable {
     static let maxClientIDLength = 64
+    /// LeanCloud's SDKs share a connection between an app's clients; far more than an app
+    /// has is someone filling the server's memory through one socket.
+    static let maxSessionsPerConnection = 32
 
     let context: CoreContext
     let tokens: SessionTokens
@@ -18,6 +21,10 @@ struct SessionCommands: Sendable {
         let clientID = request.peerID
         guard !clientID.isEmpty, clientID.count <= Self.maxClientIDLength else {
             throw CommandError(.invalidLogin, detail: "clientId must be 1 to \(Self.maxClientIDLength) characters")
+        }
+        let sessions = context.presence.clients(on: connection.id)
+        guard sessions.contains(clientID) || sessions.count < Self.maxSessionsPerConnection else {
+            throw CommandError(.invalidLogin, detail: "at most \(Self.maxSessionsPerConnection) clients per connection")
         }
         let open = request.sessionMessage
         let now = ServerClock.wallMilliseconds()
