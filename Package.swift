@@ -24,6 +24,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "SwitchboardJSON"),
+        .target(name: "SwitchboardFuzz", dependencies: ["SwitchboardWire", "SwitchboardJSON"]),
+        .target(name: "CLibFuzzer"),
+        .executableTarget(name: "switchboard-fuzz", dependencies: ["SwitchboardFuzz", "CLibFuzzer"]),
         .systemLibrary(
             name: "CJavaScriptCore",
             pkgConfig: "javascriptcoregtk-4.1",
@@ -121,6 +124,7 @@ let package = Package(
                 "SwitchboardJS",
                 "SwitchboardJSON",
                 "SwitchboardWire",
+                "SwitchboardFuzz",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,5 +1,3 @@
-import SwitchboardJSON
-
 /// Evaluates a MongoDB-style `where` document, as LeanCloud's `conv/query` sends it,
 /// against a JSON object.
 ///
@@ -7,20 +5,20 @@ import SwitchboardJSON
 /// `$eq`, `$ne`, `$in`, `$nin`, `$all`, `$exists`, `$size`, `$gt`, `$gte`, `$lt`, `$lte`,
 /// `$and`, `$or`, and dotted paths into nested objects. LeanCloud dates
 /// (`{"__type": "Date", "iso": ...}`) compare by their ISO string.
-struct DocumentFilter: Sendable {
-    struct Unsupported: Error, Sendable {
-        var description: String
+public struct DocumentFilter: Sendable {
+    public struct Unsupported: Error, Sendable {
+        public var description: String
     }
 
     let conditions: [String: JSONValue]
 
-    init(_ document: JSONValue) throws(Unsupported) {
+    public init(_ document: JSONValue) throws(Unsupported) {
         guard let conditions = document.objectValue else { throw Unsupported(description: "where must be a JSON object") }
         self.conditions = conditions
         try Self.validate(document)
     }
 
-    func matches(_ object: JSONValue) -> Bool {
+    public func matches(_ object: JSONValue) -> Bool {
         Self.matches(conditions, object)
     }
 
@@ -97,7 +95,7 @@ struct DocumentFilter: Sendable {
     }
 
     /// Orders two values of the same kind; nil when they cannot be compared.
-    static func order(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
+    public static func order(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): a == b ? 0 : (a < b ? -1 : 1)
         case (.bool(let a), .bool(let b)): a == b ? 0 : (!a ? -1 : 1)
@@ -115,7 +113,7 @@ struct DocumentFilter: Sendable {
     }
 
     /// Dates become their ISO strings and numbers one kind, so that they compare as values.
-    static func comparable(_ value: JSONValue) -> JSONValue {
+    public static func comparable(_ value: JSONValue) -> JSONValue {
         if value["__type"]?.stringValue == "Date", let iso = value["iso"] { return iso }
         if case .double(let number) = value, number.rounded() == number, abs(number) < 9e18 { return .int(Int64(number)) }
         return value
