@@ -1,7 +1,5 @@
 import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
 import Synchronization
 import SwitchboardHooks
 import SwitchboardWire
@@ -50,7 +48,7 @@ import FoundationNetworking
         let dropped = metrics.split(separator: "\n").first { $0.hasPrefix(#"switchboard_work_jobs_dropped_total{queue="push"}"#) }
         #expect(dropped.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0 >= 60 - 16 - 5)
         try await server.stop()
-        try await gateway.stop()
+        await gateway.stop()
     }
 
     private func fetch(_ url: String) async throws -> String {
@@ -60,28 +58,13 @@ import FoundationNetworking
 }
 
 /// A push gateway that takes requests and never answers them.
-private struct SilentGateway {
-    let port: Int
-    let group: ServiceGroup
-
-    static func start() async throws -> SilentGateway {
+private enum SilentGateway {
+    static func start() async throws -> LocalHTTPServer {
         let router = Router()
         router.post("/push") { _, _ -> HTTPResponse.Status in
             try await Task.sleep(for: .seconds(60))
             return .ok
         }
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) }, logger: Logger(label: "silent-push")
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "silent-push")))
-        Task { try await group.run() }
-        for await port in ports { return SilentGateway(port: port, group: group) }
-        throw TestClient.Timeout(description: "gateway did not start")
-    }
-
-    func stop() async throws {
-        await group.triggerGracefulShutdown()
+        return try await LocalHTTPServer.start(router, label: "silent-push")
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
 import Synchronization
 import SwitchboardHooks
 import SwitchboardJSON
@@ -118,14 +116,13 @@ final class FakePushGateway: Sendable {
         let state = Mutex(State())
     }
 
-    let port: Int
     private let recorder: Recorder
-    private let group: ServiceGroup
+    private let server: LocalHTTPServer
+    var port: Int { server.port }
 
-    private init(port: Int, recorder: Recorder, group: ServiceGroup) {
-        self.port = port
+    private init(recorder: Recorder, server: LocalHTTPServer) {
         self.recorder = recorder
-        self.group = group
+        self.server = server
     }
 
     static func start(failingFirst failures: Int) async throws -> FakePushGateway {
@@ -141,17 +138,7 @@ final class FakePushGateway: Sendable {
             }
             return refuse ? .internalServerError : .ok
         }
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) }, logger: Logger(label: "fake-push")
-        )
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "fake-push")))
-        Task { try await group.run() }
-        for await port in ports {
-            return FakePushGateway(port: port, recorder: recorder, group: group)
-        }
-        throw TestClient.Timeout(description: "push gateway did not start")
+        return FakePushGateway(recorder: recorder, server: try await LocalHTTPServer.start(router, label: "fake-push"))
     }
 
     var requests: Int { recorder.state.withLock { $0.requests } }
@@ -166,6 +153,6 @@ final class FakePushGateway: Sendable {
     }
 
     func stop() async throws {
-        await group.triggerGracefulShutdown()
+        await server.stop()
     }
 }
