@@ -212,14 +212,15 @@ import Testing
     @Test func expiredTemporaryConversationsAreDeletedWithTheirMessages() async throws {
         let server = try await TestServer.start { $0.expirySweepSeconds = 1 }
         let alice = try await server.login("alice")
-        let brief = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 1)).convMessage.cid
+        // Long enough to count its rows first even on a loaded machine (1 s was not, in CI).
+        let brief = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 4)).convMessage.cid
         let lasting = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 3600)).convMessage.cid
         try await alice.sendText("gone soon", cid: brief)
         try await alice.sendText("still here", cid: lasting)
         let stored = StoredRows(path: server.config.databasePath)
         // Conversation, its two members, the message and its copy queued for bob (offline).
         #expect(try await stored.count(of: brief) == 5)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(10)
         while try await stored.count(of: brief) > 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
         }
