@@ -48,6 +48,27 @@ import Testing
         #expect(throws: ConfigError.self) { try ServerConfig.load(path: zero) }
     }
 
+    @Test func connectionQueueAndDeviceLimitsComeFromTheFileAndMustBePositive() throws {
+        let config = try ServerConfig.load(path: write("""
+            limits:
+              requestHeadTimeoutSeconds: 3
+              httpIdleTimeoutSeconds: 20
+              outboundQueueCommands: 50
+              backgroundQueueJobs: 70
+              pushQueueJobs: 80
+              shutdownDrainSeconds: 2
+            messages:
+              deviceRetentionDays: 7
+            """))
+        #expect(config.requestHeadTimeoutSeconds == 3 && config.httpIdleTimeoutSeconds == 20)
+        #expect(config.outboundQueueCommands == 50 && config.backgroundQueueJobs == 70 && config.pushQueueJobs == 80)
+        #expect(config.shutdownDrainSeconds == 2 && config.deviceRetentionDays == 7)
+        for bad in ["limits:\n  outboundQueueCommands: 0\n", "limits:\n  backgroundQueueJobs: 0\n", "messages:\n  deviceRetentionDays: 0\n"] {
+            let path = try write(bad)
+            #expect(throws: ConfigError.self) { try ServerConfig.load(path: path) }
+        }
+    }
+
     @Test func hooksListShowsEachChainInOrderWithItsPolicy() {
         var settings = HookSettings(defaultBudget: .milliseconds(300))
         settings.handlers["second"] = .init(policy: .init(failurePolicy: .closed))
