@@ -8,8 +8,8 @@ struct Delivery: Sendable {
     let shed: Counter
 
     /// Sends `message` to every online session of `recipients`, and to the sender's other
-    /// sessions so that a message sent from one device shows on the others; sessions whose
-    /// catch-up from the store covers the message are skipped. In chat rooms connections
+    /// sessions so that a message sent from one device shows on the others; recipients'
+    /// sessions whose catch-up from the store covers the message are skipped. In chat rooms connections
     /// that are behind get only what `priority` admits.
     func deliver(
         _ message: Message, to recipients: [String], conversation: Conversation, except origin: UInt64?, transient: Bool,
@@ -21,7 +21,10 @@ struct Delivery: Sendable {
         for clientID in targets {
             // The sending session itself already has the message; other clients sharing its
             // connection do not.
-            for session in context.presence.sessions(of: clientID) where session.takesLive(message) {
+            // Only what is queued for a client comes in its catch-up: the sender's own copy and
+            // chat-room messages always go live.
+            let queued = clientID != message.from && !conversation.isTransient
+            for session in context.presence.sessions(of: clientID) where !queued || session.takesLive(message) {
                 let connection = session.connection
                 if clientID == message.from, connection.id == origin { continue }
                 if conversation.isTransient, !priority.admits(backlog: connection.outbox.backlog) {
