@@ -115,7 +115,7 @@ public struct SwitchboardApplication: Sendable {
         router.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .seconds(Int64(config.httpIdleTimeoutSeconds))),
-            ws: .init(maxFrameSize: config.maxFrameBytes, autoPing: .disabled, closeTimeout: .seconds(2))
+            ws: .init(maxFrameSize: config.maxFrameBytes, autoPing: .disabled, closeTimeout: gateway.limits.closeGrace)
         )
         let requestHeadDeadline = TimeAmount.seconds(Int64(config.requestHeadTimeoutSeconds))
         let app = Application(

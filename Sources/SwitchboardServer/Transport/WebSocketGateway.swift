@@ -20,7 +20,7 @@ final class WebSocketGateway: Sendable {
         var outboundQueue: Int
         /// How long a closing connection has to finish its close handshake before its socket
         /// is closed regardless.
-        var closeGrace: TimeAmount = .seconds(2)
+        var closeGrace: Duration = .seconds(2)
     }
 
     /// An open connection: its queue, and its socket for when the queue cannot get through.
@@ -30,7 +30,7 @@ final class WebSocketGateway: Sendable {
     }
 
     private let core: MessagingCore
-    private let limits: Limits
+    let limits: Limits
     private let logger: Logger
     /// Connections closed because they did not read what was sent to them.
     private let slowClientsDropped: Counter
@@ -171,6 +171,6 @@ final class WebSocketGateway: Sendable {
     /// the handshake has not ended it by then (a client that reads nothing never answers).
     private func close(_ outbox: WebSocketOutbox, channel: any Channel) {
         outbox.close()
-        channel.eventLoop.scheduleTask(in: limits.closeGrace) { channel.close(promise: nil) }
+        channel.eventLoop.scheduleTask(in: .milliseconds(Int64(limits.closeGrace / .milliseconds(1)))) { channel.close(promise: nil) }
     }
 }
