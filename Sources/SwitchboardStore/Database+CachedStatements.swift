@@ -3,7 +3,7 @@ import GRDB
 // The store runs the same few statements for every message. Compiling one costs more than
 // running it (SQLite parses it and GRDB's authorizer walks it), so each connection keeps
 // them compiled, keyed by their text. A statement with a list of placeholders is kept once
-// per list length; frame and member limits bound those lengths.
+// per padded list length (powers of two, see `SQLiteStore.placeholders`).
 
 extension Database {
     func executeCached(sql: String, arguments: StatementArguments = StatementArguments()) throws {

@@ -74,7 +74,7 @@ public final class SQLiteStore: MessageStore {
     public func conversations(ids: [String]) async throws -> [Conversation] {
         guard !ids.isEmpty else { return [] }
         return try await read { db in
-            try Self.conversations(db, sql: "SELECT * FROM conversation WHERE id IN \(Self.placeholders(ids.count))", arguments: StatementArguments(ids))
+            try Self.conversations(db, sql: "SELECT * FROM conversation WHERE id IN \(Self.placeholders(ids.count))", arguments: Self.padded(ids))
         }
     }
 
@@ -87,7 +87,7 @@ public final class SQLiteStore: MessageStore {
                     SELECT * FROM conversation WHERE id IN (
                         SELECT conversation_id FROM conversation_member WHERE client_id IN \(Self.placeholders(members.count)))
                     """,
-                arguments: StatementArguments(members)
+                arguments: Self.padded(members)
             )
         }
     }
@@ -227,7 +227,7 @@ public final class SQLiteStore: MessageStore {
             if !seqs.isEmpty {
                 try db.executeCached(
                     sql: "UPDATE device_inbox SET delivered_at = ? WHERE client_id = ? AND device_key = ? AND message_seq IN \(Self.placeholders(seqs.count))",
-                    arguments: [now, device.clientID, device.key] + StatementArguments(seqs)
+                    arguments: [now, device.clientID, device.key] + Self.padded(seqs)
                 )
             }
             return rows.map(RowMapping.message)
@@ -254,7 +254,7 @@ public final class SQLiteStore: MessageStore {
 
     public func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [Message] {
         guard !messageIDs.isEmpty else { return [] }
-        return try await acknowledge(device, messagesWhere: "message.id IN \(Self.placeholders(messageIDs.count))", StatementArguments(messageIDs))
+        return try await acknowledge(device, messagesWhere: "message.id IN \(Self.placeholders(messageIDs.count))", Self.padded(messageIDs))
     }
 
     public func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message] {
@@ -278,10 +278,14 @@ public final class SQLiteStore: MessageStore {
             )
             guard !rows.isEmpty else { return [] }
             let seqs: [Int64] = rows.map { $0["seq"] }
-            try db.executeCached(
-                sql: "DELETE FROM device_inbox WHERE client_id = ? AND device_key = ? AND message_seq IN \(Self.placeholders(seqs.count))",
-                arguments: [device.clientID, device.key] + StatementArguments(seqs)
-            )
+            // A time range can cover more messages than one statement takes placeholders.
+            for start in stride(from: 0, to: seqs.count, by: Self.maxListLength) {
+                let chunk = Array(seqs[start..<min(start + Self.maxListLength, seqs.count)])
+                try db.executeCached(
+                    sql: "DELETE FROM device_inbox WHERE client_id = ? AND device_key = ? AND message_seq IN \(Self.placeholders(chunk.count))",
+                    arguments: [device.clientID, device.key] + Self.padded(chunk)
+                )
+            }
             let messages = rows.map(RowMapping.message)
             var newest: [String: Int64] = [:]
             for message in messages { newest[message.conversationID] = max(newest[message.conversationID] ?? 0, message.timestamp) }
@@ -383,7 +387,7 @@ public final class SQLiteStore: MessageStore {
         return try await read { db in
             try Row.fetchAll(
                 db, cachedSQL: "SELECT client_id, token FROM device WHERE client_id IN \(Self.placeholders(clientIDs.count)) ORDER BY registered_at",
-                arguments: StatementArguments(clientIDs)
+                arguments: Self.padded(clientIDs)
             ).reduce(into: [:]) { tokens, row in tokens[row["client_id"] as String, default: []].append(row["token"]) }
         }
     }
@@ -411,7 +415,7 @@ public final class SQLiteStore: MessageStore {
                         WHERE conversation_id IN \(Self.placeholders(conversationIDs.count)) GROUP BY conversation_id
                     ) AS latest ON latest.conversation_id = message.conversation_id AND latest.newest = message.timestamp
                     """,
-                arguments: StatementArguments(conversationIDs)
+                arguments: Self.padded(conversationIDs)
             ).map(RowMapping.message)
         }
         return Dictionary(messages.map { ($0.conversationID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -467,7 +471,7 @@ public final class SQLiteStore: MessageStore {
         let memberRows = try Row.fetchAll(
             db,
             cachedSQL: "SELECT conversation_id, client_id FROM conversation_member WHERE conversation_id IN \(placeholders(ids.count)) ORDER BY position",
-            arguments: StatementArguments(ids)
+            arguments: Self.padded(ids)
         )
         for row in memberRows {
             members[row["conversation_id"], default: []].append(row["client_id"])
@@ -475,7 +479,24 @@ public final class SQLiteStore: MessageStore {
         return rows.map { RowMapping.conversation($0, members: members[$0["id"]] ?? []) }
     }
 
+    /// A list of `count` placeholders or more: lists are padded to a power of two (with
+    /// NULLs, which `IN` never matches), so each statement is compiled and kept in the cache
+    /// for a few lengths, not one per length a client can make up.
     private static func placeholders(_ count: Int) -> String {
-        "(" + Array(repeating: "?", count: count).joined(separator: ",") + ")"
+        "(" + Array(repeating: "?", count: listLength(count)).joined(separator: ",") + ")"
+    }
+
+    private static func padded(_ values: [some DatabaseValueConvertible]) -> StatementArguments {
+        var arguments = StatementArguments(values)
+        arguments += StatementArguments(Array(repeating: DatabaseValue.null, count: listLength(values.count) - values.count))
+        return arguments
+    }
+
+    /// Lists longer than this are split by the caller: well below SQLite's limit on
+    /// placeholders (32,766) even once padded.
+    static let maxListLength = 1024
+
+    private static func listLength(_ count: Int) -> Int {
+        count <= 1 ? 1 : 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
     }
 }
