@@ -10,12 +10,28 @@ public struct DocumentFilter: Sendable {
         public var description: String
     }
 
+    /// Values a document may hold: a query costs this times the conversations it reads.
+    public static let maxTerms = 200
+    /// Nesting of `$and` and `$or`.
+    public static let maxNesting = 4
+
     let conditions: [String: JSONValue]
 
     public init(_ document: JSONValue) throws(Unsupported) {
         guard let conditions = document.objectValue else { throw Unsupported(description: "where must be a JSON object") }
         self.conditions = conditions
-        try Self.validate(document)
+        guard Self.termCount(document) <= Self.maxTerms else {
+            throw Unsupported(description: "where holds more than \(Self.maxTerms) values")
+        }
+        try Self.validate(document, nesting: 0)
+    }
+
+    private static func termCount(_ value: JSONValue) -> Int {
+        switch value {
+        case .array(let elements): elements.reduce(0) { $0 + termCount($1) }
+        case .object(let members): members.values.reduce(0) { $0 + termCount($1) }
+        default: 1
+        }
     }
 
     public func matches(_ object: JSONValue) -> Bool {
@@ -24,12 +40,13 @@ public struct DocumentFilter: Sendable {
 
     private static let fieldOperators: Set<String> = ["$eq", "$ne", "$in", "$nin", "$all", "$exists", "$size", "$gt", "$gte", "$lt", "$lte"]
 
-    private static func validate(_ document: JSONValue) throws(Unsupported) {
+    private static func validate(_ document: JSONValue, nesting: Int) throws(Unsupported) {
         guard let object = document.objectValue else { return }
         for (key, value) in object {
             if key == "$and" || key == "$or" {
                 guard let parts = value.arrayValue else { throw Unsupported(description: "\(key) takes an array") }
-                for part in parts { try validate(part) }
+                guard nesting < maxNesting else { throw Unsupported(description: "$and and $or nest at most \(maxNesting) levels") }
+                for part in parts { try validate(part, nesting: nesting + 1) }
             } else if key.hasPrefix("$") {
                 throw Unsupported(description: "unsupported operator \(key)")
             } else if let operators = value.objectValue, operators.keys.contains(where: { $0.hasPrefix("$") }) {
