@@ -7,6 +7,16 @@ struct CoreContext: Sendable {
     let presence: Presence
     let clock: ServerClock
     let logger: Logger
+    let signatures: SignatureCheck
+    let access: ConversationAccess
 
-    var signature: Signature { Signature(appID: settings.appID, masterKey: settings.masterKey) }
+    init(settings: CoreSettings, store: any MessageStore, presence: Presence, clock: ServerClock, logger: Logger) {
+        self.settings = settings
+        self.store = store
+        self.presence = presence
+        self.clock = clock
+        self.logger = logger
+        signatures = SignatureCheck(signer: Signature(appID: settings.appID, masterKey: settings.masterKey), maxAge: settings.signatureMaxAge)
+        access = ConversationAccess(privateConversations: settings.privateConversations)
+    }
 }

@@ -6,6 +6,9 @@ public struct CoreSettings: Sendable {
     public var signaturesRequired: Bool
     /// Signatures older than this (seconds) are refused.
     public var signatureMaxAge: Int64
+    /// One-to-one and group conversations invisible to non-members, joined only by
+    /// invitation or with a signature (LeanCloud lets anyone find and join them).
+    public var privateConversations: Bool
     /// Largest message content accepted, in bytes (LeanCloud: 5 KB).
     public var maxContentBytes: Int
     /// Largest `limit` a history query may ask for.
@@ -37,7 +40,8 @@ public struct CoreSettings: Sendable {
         appID: String,
         masterKey: String,
         signaturesRequired: Bool = false,
-        signatureMaxAge: Int64 = 3600,
+        signatureMaxAge: Int64 = 21_600,
+        privateConversations: Bool = false,
         maxContentBytes: Int = 5120,
         maxHistoryLimit: Int = 1000,
         redeliveryInterval: Int64 = 30,
@@ -55,6 +59,7 @@ public struct CoreSettings: Sendable {
         self.masterKey = masterKey
         self.signaturesRequired = signaturesRequired
         self.signatureMaxAge = signatureMaxAge
+        self.privateConversations = privateConversations
         self.maxContentBytes = maxContentBytes
         self.maxHistoryLimit = maxHistoryLimit
         self.redeliveryInterval = redeliveryInterval

@@ -138,7 +138,7 @@ public final class MessagingCore: Sendable {
         case (.conv, .add), (.conv, .remove), (.conv, .update), (.conv, .mute), (.conv, .unmute):
             return try await conversations.change(request, from: clientID)
         case (.conv, .query): return try await conversations.query(request, from: clientID)
-        case (.conv, .count): return try await conversations.count(request)
+        case (.conv, .count): return try await conversations.count(request, from: clientID)
         case (.direct, _): return try await messages.send(request, from: clientID, on: connection)
         case (.conv, .maxRead): return try await receipts.maxRead(request, from: clientID)
         case (.ack, _): return try await receipts.acknowledge(request, from: clientID, on: connection)

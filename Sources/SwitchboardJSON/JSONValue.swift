@@ -92,3 +92,14 @@ extension JSONValue {
     /// An array of strings.
     public static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
 }
+
+extension JSONValue {
+    /// Levels of nesting: 0 for a scalar, 1 for a flat array or object.
+    public var depth: Int {
+        switch self {
+        case .array(let elements): 1 + (elements.map(\.depth).max() ?? 0)
+        case .object(let members): 1 + (members.values.map(\.depth).max() ?? 0)
+        default: 0
+        }
+    }
+}

@@ -13,7 +13,11 @@ public struct ServerConfig: Sendable, Equatable {
     public var appKey = "switchboard-dev-key"
     public var masterKey = "switchboard-dev-master-key"
     public var signaturesRequired = false
-    public var signatureMaxAgeSeconds: Int64 = 3600
+    /// LeanCloud's window: a signature is good for 6 hours.
+    public var signatureMaxAgeSeconds: Int64 = 21_600
+    /// One-to-one and group conversations hidden from non-members, joined by invitation or
+    /// signature only.
+    public var privateConversations = false
     public var dataDirectory = "./data"
     public var hooksDirectory = "./hooks"
     public var maxContentBytes = 5120
@@ -97,6 +101,7 @@ public struct ServerConfig: Sendable, Equatable {
             masterKey: masterKey,
             signaturesRequired: signaturesRequired,
             signatureMaxAge: signatureMaxAgeSeconds,
+            privateConversations: privateConversations,
             maxContentBytes: maxContentBytes,
             maxHistoryLimit: maxHistoryLimit,
             redeliveryInterval: redeliverySeconds,
@@ -142,6 +147,7 @@ struct ConfigFile: Decodable {
         var masterKey: String?
         var signatures: Bool?
         var signatureMaxAgeSeconds: Int64?
+        var privateConversations: Bool?
     }
     struct Storage: Decodable { var dataDir: String? }
     struct Policy: Decodable {
@@ -234,6 +240,7 @@ struct ConfigFile: Decodable {
         config.masterKey = app?.masterKey ?? config.masterKey
         config.signaturesRequired = app?.signatures ?? config.signaturesRequired
         config.signatureMaxAgeSeconds = app?.signatureMaxAgeSeconds ?? config.signatureMaxAgeSeconds
+        config.privateConversations = app?.privateConversations ?? config.privateConversations
         config.dataDirectory = storage?.dataDir ?? config.dataDirectory
         config.hooksDirectory = hooks?.dir ?? config.hooksDirectory
         config.scriptWorkers = hooks?.workers ?? config.scriptWorkers

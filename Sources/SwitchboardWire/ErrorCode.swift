@@ -23,6 +23,8 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
     case conversationUpdateFailed = 4306
     case conversationReadOnly = 4307
     case conversationNotAllowed = 4308
+    case conversationUpdateRejected = 4309
+    case conversationLogRejected = 4312
     case transientConversationRequired = 4316
     case conversationMembershipRequired = 4317
 
@@ -58,6 +60,8 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
         case .conversationUpdateFailed: "CONVERSATION_UPDATE_FAILED"
         case .conversationReadOnly: "CONVERSATION_READ_ONLY"
         case .conversationNotAllowed: "CONVERSATION_NOT_ALLOWED"
+        case .conversationUpdateRejected: "CONVERSATION_UPDATE_REJECTED"
+        case .conversationLogRejected: "CONVERSATION_LOG_REJECTED"
         case .transientConversationRequired: "TRANSIENT_CONVERSATION_REQUIRED"
         case .conversationMembershipRequired: "CONVERSATION_MEMBERSHIP_REQUIRED"
         case .invalidMessagingTarget: "INVALID_MESSAGING_TARGET"

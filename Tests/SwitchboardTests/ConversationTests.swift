@@ -17,7 +17,7 @@ import Testing
         #expect(joined.convMessage.initBy == "alice")
         #expect(joined.peerID == "bob")
 
-        let found = try await conversations(bob, where: #"{"objectId":"\#(reply.convMessage.cid)"}"#)
+        let found = try await bob.queryConversations(where: #"{"objectId":"\#(reply.convMessage.cid)"}"#)
         #expect(found.count == 1)
         #expect(found.first?["name"] as? String == "lunch")
         #expect(found.first?["color"] as? String == "blue")
@@ -96,7 +96,7 @@ import Testing
         #expect(notice.convMessage.initBy == "alice")
         #expect(notice.convMessage.attr.data.contains("new"))
 
-        let found = try #require(try await conversations(bob, where: #"{"objectId":"\#(cid)"}"#).first)
+        let found = try #require(try await bob.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["name"] as? String == "new")
         #expect(found["color"] as? String == "red")
         #expect(found["level"] as? Int == 3)
@@ -111,10 +111,10 @@ import Testing
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         #expect(try await alice.request(.conversation(.mute, cid: cid)).op == .updated)
-        var found = try #require(try await conversations(alice, where: #"{"objectId":"\#(cid)"}"#).first)
+        var found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["mu"] as? [String] == ["alice"])
         _ = try await alice.request(.conversation(.unmute, cid: cid))
-        found = try #require(try await conversations(alice, where: #"{"objectId":"\#(cid)"}"#).first)
+        found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["mu"] as? [String] == [])
         try await server.stop()
     }
@@ -126,13 +126,13 @@ import Testing
         let two = try await alice.startConversation(members: ["bob", "carol"], name: "b")
         _ = try await alice.startConversation(members: ["carol"], name: "c")
 
-        let withBob = try await conversations(alice, where: #"{"m":{"$all":["alice","bob"]}}"#, sort: "name")
+        let withBob = try await alice.queryConversations(where: #"{"m":{"$all":["alice","bob"]}}"#, sort: "name")
         #expect(withBob.map { $0["objectId"] as? String } == [one, two])
-        let exactlyTwo = try await conversations(alice, where: #"{"m":{"$size":2,"$all":["alice","bob"]}}"#)
+        let exactlyTwo = try await alice.queryConversations(where: #"{"m":{"$size":2,"$all":["alice","bob"]}}"#)
         #expect(exactlyTwo.map { $0["objectId"] as? String } == [one])
-        let byName = try await conversations(alice, where: #"{"name":{"$in":["b","c"]}}"#, sort: "-name")
+        let byName = try await alice.queryConversations(where: #"{"name":{"$in":["b","c"]}}"#, sort: "-name")
         #expect(byName.map { $0["name"] as? String } == ["c", "b"])
-        let page = try await conversations(alice, where: #"{"m":"alice"}"#, sort: "name", limit: 1, skip: 1)
+        let page = try await alice.queryConversations(where: #"{"m":"alice"}"#, sort: "name", limit: 1, skip: 1)
         #expect(page.map { $0["name"] as? String } == ["b"])
 
         let bad = try await alice.request(.query(where: #"{"$where":"sleep(1)"}"#))
@@ -146,7 +146,7 @@ import Testing
         let cid = try await alice.startConversation(members: ["bob"])
         try await alice.sendText("first", cid: cid)
         let ack = try await alice.sendText("second", cid: cid)
-        let found = try #require(try await conversations(alice, where: #"{"objectId":"\#(cid)"}"#).first)
+        let found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["msg"] as? String == "second")
         #expect(found["msg_from"] as? String == "alice")
         #expect(found["msg_mid"] as? String == ack.uid)
@@ -161,7 +161,7 @@ import Testing
         let room = try await alice.request(.startConversation(members: [], name: "lobby", transient: true))
         let cid = room.convMessage.cid
         #expect(try await bob.request(.conversation(.add, cid: cid, members: ["bob"])).op == .added)
-        let rooms = try await conversations(bob, where: #"{"tr":true}"#)
+        let rooms = try await bob.queryConversations(where: #"{"tr":true}"#)
         #expect(rooms.map { $0["objectId"] as? String } == [cid])
 
         try await alice.sendText("hello room", cid: cid)
@@ -227,16 +227,6 @@ import Testing
         #expect(try await stored.count(of: brief) == 0)
         #expect(try await stored.count(of: lasting) == 5)
         try await server.stop()
-    }
-
-    /// Runs a conv/query and returns the result objects.
-    private func conversations(
-        _ client: TestClient, where json: String, sort: String? = nil, limit: Int32? = nil, skip: Int32? = nil
-    ) async throws -> [[String: Any]] {
-        let reply = try await client.request(.query(where: json, sort: sort, limit: limit, skip: skip))
-        #expect(reply.op == .results, "\(reply)")
-        let data = Data(reply.convMessage.results.data.utf8)
-        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
     }
 }
 

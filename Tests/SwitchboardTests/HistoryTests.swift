@@ -79,7 +79,7 @@ import Testing
         let alice = try await server.login("alice")
         let mallory = try await server.login("mallory")
         let (cid, _) = try await conversationWithTenMessages(alice)
-        #expect(try await mallory.request(.logs(cid: cid)).errorMessage.code == 4317)
+        #expect(try await mallory.request(.logs(cid: cid)).errorMessage.code == 4312)
         #expect(try await alice.request(.logs(cid: "missing")).errorMessage.code == 4303)
         try await server.stop()
     }

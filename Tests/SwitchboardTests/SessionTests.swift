@@ -45,7 +45,7 @@ import Testing
         #expect(forged.sessionMessage.code == 4102)
         let signer = Signature(appID: server.config.appID, masterKey: server.config.masterKey)
         let stale = try await client.request(.open(
-            "alice", appID: server.config.appID, signature: (now - 7200, "n1", signer.login(clientID: "alice", timestamp: now - 7200, nonce: "n1"))
+            "alice", appID: server.config.appID, signature: (now - 25_200, "n1", signer.login(clientID: "alice", timestamp: now - 25_200, nonce: "n1"))
         ))
         #expect(stale.sessionMessage.code == 4102)
         let good = try await client.request(.open(

@@ -4,21 +4,24 @@ import SwitchboardJSON
 /// A conversation as the JSON object LeanCloud's SDKs read from `conv/query` results, and
 /// as `conv/query` filters see it.
 enum ConversationDocument {
-    /// Keys the server owns; clients cannot set them through attributes.
+    /// Keys the server owns; clients cannot set them through attributes. `name` is set
+    /// through attributes but stored apart.
     static let reservedKeys: Set<String> = [
         "objectId", "m", "c", "tr", "sys", "temp", "ttl", "unique", "uniqueId", "mu", "lm",
+        "msg", "msg_from", "msg_mid", "msg_timestamp", "patch_timestamp", "bin",
         "createdAt", "updatedAt", "name", "ACL",
     ]
 
     /// - Parameters:
     ///   - lastMessage: shown as `msg`, `msg_from`, ... when given.
     ///   - compact: leaves out the member list, as the query flag asks.
-    static func encode(_ conversation: Conversation, lastMessage: Message? = nil, compact: Bool = false) -> JSONValue {
+    ///   - membersHidden: leaves out everything that names members (`m`, `mu`).
+    static func encode(_ conversation: Conversation, lastMessage: Message? = nil, compact: Bool = false, membersHidden: Bool = false) -> JSONValue {
         var object = conversation.attributes
         object["objectId"] = .string(conversation.id)
-        if !compact { object["m"] = .array(conversation.members.map(JSONValue.string)) }
+        if !compact, !membersHidden { object["m"] = .array(conversation.members.map(JSONValue.string)) }
         object["c"] = .string(conversation.creator)
-        object["mu"] = .array(conversation.mutedBy.map(JSONValue.string))
+        if !membersHidden { object["mu"] = .array(conversation.mutedBy.map(JSONValue.string)) }
         object["createdAt"] = .string(ISODate.string(milliseconds: conversation.createdAt))
         object["updatedAt"] = .string(ISODate.string(milliseconds: conversation.updatedAt))
         if let name = conversation.name { object["name"] = .string(name) }

@@ -11,6 +11,12 @@ struct ConversationCommands: Sendable {
 
     static let defaultQueryLimit = 10
     static let maxQueryLimit = 1000
+    /// Conversations one query may name by id.
+    static let maxQueryIDs = 100
+    static let maxSortKeys = 8
+    /// Keys one `conv/update` may change, and the size the attributes may grow to.
+    static let maxUpdateKeys = 100
+    static let maxAttributesBytes = 65_536
     /// Queries that name neither ids nor members read at most this many conversations.
     static let scanLimit = 10_000
 
@@ -23,6 +29,8 @@ struct ConversationCommands: Sendable {
 
     func start(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let conv = request.convMessage
+        try requireMemberLimit(conv.m.count)
+        try requireValidIDs(conv.m)
         var members = Self.uniqued([clientID] + conv.m)
         let attributes = try Self.attributes(conv)
         let name = attributes["name"]?.stringValue
@@ -45,9 +53,7 @@ struct ConversationCommands: Sendable {
                 return reply
             }
         }
-        guard members.count <= context.settings.maxMembers else {
-            throw CommandError(.conversationFull, detail: "at most \(context.settings.maxMembers) members")
-        }
+        try requireMemberLimit(members.count)
         try await hooks.start(initBy: clientID, members: members, attr: attributes)
 
         let kind: Conversation.Kind = conv.transient ? .transient : (conv.tempConv ? .temporary : .normal)
@@ -116,11 +122,18 @@ struct ConversationCommands: Sendable {
     private func add(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let conv = request.convMessage
         var (conversation, requested, joiningSelf) = try await membershipChange(conv, by: clientID)
-        if !joiningSelf, !conversation.isTransient { try conversation.requireMember(clientID) }
+        try requireValidIDs(requested)
+        let isMember = conversation.members.contains(clientID)
+        let signedJoin = joiningSelf && !isMember && context.access.joiningRequiresSignature(conversation)
+        // A private conversation's signed join is how an outsider learns of it.
+        guard context.access.isVisible(conversation, to: clientID) || (signedJoin && conv.hasS) else {
+            throw CommandError(.conversationNotFound, detail: "no such conversation \(conversation.id)")
+        }
+        if !joiningSelf { try conversation.requireMember(clientID) }
         if conversation.isTemporary, !joiningSelf {
             throw CommandError(.conversationNotAllowed, detail: "temporary conversations keep their members")
         }
-        if context.settings.signaturesRequired {
+        if context.settings.signaturesRequired || signedJoin {
             try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .invite)
         }
         let added = requested.filter { !conversation.members.contains($0) }
@@ -185,22 +198,27 @@ struct ConversationCommands: Sendable {
 
     private func update(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         var conversation = try await existingConversation(request.convMessage.cid)
-        if !conversation.isTransient { try conversation.requireMember(clientID) }
+        guard conversation.members.contains(clientID) else {
+            throw CommandError(.conversationUpdateRejected, detail: "\(clientID) is not a member of \(conversation.id)")
+        }
         var changes = try Self.attributes(request.convMessage)
         if case .attributes(let replaced) = try await hooks.update(initBy: clientID, conversationID: conversation.id, change: .attributes(.object(changes))) {
             changes = replaced.objectValue ?? [:]
         }
+        guard changes.count <= Self.maxUpdateKeys else {
+            throw CommandError(.conversationUpdateFailed, detail: "at most \(Self.maxUpdateKeys) keys per update")
+        }
         var modified: [String: JSONValue] = [:]
         for (key, value) in changes {
-            let isDelete = value["__op"]?.stringValue == "Delete"
             if key == "name" {
-                conversation.name = isDelete ? nil : value.stringValue
-            } else if ConversationDocument.reservedKeys.contains(key) {
-                throw CommandError(.conversationUpdateFailed, detail: "\(key) cannot be changed")
+                conversation.name = value["__op"]?.stringValue == "Delete" ? nil : value.stringValue
             } else {
-                Self.set(key, to: isDelete ? nil : value, in: &conversation.attributes)
+                try AttributeUpdate(key: key, value: value).apply(to: &conversation.attributes)
             }
             modified[key] = value
+        }
+        guard JSONValue.object(conversation.attributes).jsonString.utf8.count <= Self.maxAttributesBytes else {
+            throw CommandError(.conversationUpdateFailed, detail: "attributes are at most \(Self.maxAttributesBytes) bytes")
         }
         conversation.updatedAt = ServerClock.wallMilliseconds()
         try await context.store.saveConversation(conversation)
@@ -241,8 +259,8 @@ struct ConversationCommands: Sendable {
     // MARK: query
 
     /// `conv/count`: how many members a conversation has.
-    func count(_ request: GenericCommand) async throws -> GenericCommand {
-        let conversation = try await existingConversation(request.convMessage.cid)
+    func count(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+        let conversation = try await visibleConversation(request.convMessage.cid, to: clientID)
         var reply = Replies.reply(to: request, op: .result)
         reply.convMessage.count = Int32(conversation.members.count)
         return reply
@@ -260,24 +278,44 @@ struct ConversationCommands: Sendable {
         } catch {
             throw CommandError(.conversationAPIFailed, detail: "where is not valid JSON")
         }
+        let named = conv.cids + conv.tempConvIds
+        guard named.count <= Self.maxQueryIDs else {
+            throw CommandError(.conversationAPIFailed, detail: "at most \(Self.maxQueryIDs) conversation ids per query")
+        }
         let now = ServerClock.wallMilliseconds()
-        let conversations = try await candidates(for: whereDocument, cids: conv.cids + conv.tempConvIds)
-            .filter { !$0.isExpired(at: now) }
+        let conversations = try await candidates(for: whereDocument, cids: named).filter {
+            // Temporary conversations are found by id only.
+            !$0.isExpired(at: now) && context.access.isVisible($0, to: clientID) && (!$0.isTemporary || named.contains($0.id))
+        }
         let lastMessages = try await context.store.lastMessages(conversationIDs: conversations.map(\.id))
         let compact = conv.flag & QueryFlag.compact != 0
-        // Filters and sorting see the whole document; the compact form only shapes the answer.
-        let documents = conversations.map { ($0, ConversationDocument.encode($0, lastMessage: lastMessages[$0.id])) }
-        let sort = Self.ordering(conv.hasSort ? conv.sort : "-updatedAt")
+        // Filters and sorting see what the client may see of each conversation, whole; the
+        // compact form only shapes the answer.
+        let documents = conversations.map { ($0, document($0, for: clientID, lastMessages: lastMessages, compact: false)) }
+        let sortKeys = conv.hasSort ? conv.sort : "-updatedAt"
+        guard sortKeys.split(separator: ",").count <= Self.maxSortKeys else {
+            throw CommandError(.conversationAPIFailed, detail: "sort by at most \(Self.maxSortKeys) keys")
+        }
+        let sort = Self.ordering(sortKeys)
         let matching = documents.filter { filter.matches($0.1) }.sorted { sort($0.1, $1.1) }
         let skip = max(Int(conv.skip), 0)
         let limit = conv.hasLimit ? min(max(Int(conv.limit), 0), Self.maxQueryLimit) : Self.defaultQueryLimit
         let page = matching.dropFirst(skip).prefix(limit).map { conversation, document in
-            compact ? ConversationDocument.encode(conversation, lastMessage: lastMessages[conversation.id], compact: true) : document
+            compact ? self.document(conversation, for: clientID, lastMessages: lastMessages, compact: true) : document
         }
 
         var reply = Replies.reply(to: request, op: .results)
         reply.convMessage.results.data = JSONValue.array(page).jsonString
         return reply
+    }
+
+    private func document(_ conversation: Conversation, for clientID: String, lastMessages: [String: Message], compact: Bool) -> JSONValue {
+        ConversationDocument.encode(
+            conversation,
+            lastMessage: context.access.showsLastMessage(of: conversation, to: clientID) ? lastMessages[conversation.id] : nil,
+            compact: compact,
+            membersHidden: !context.access.showsMembers(of: conversation, to: clientID)
+        )
     }
 
     /// The conversations a query can match, read by id or member when the query names them.
@@ -335,9 +373,30 @@ struct ConversationCommands: Sendable {
         return conversation
     }
 
+    /// A conversation the client may know of; others answer as if they did not exist.
+    private func visibleConversation(_ id: String, to clientID: String) async throws -> Conversation {
+        let conversation = try await existingConversation(id)
+        guard context.access.isVisible(conversation, to: clientID) else {
+            throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
+        }
+        return conversation
+    }
+
+    private func requireValidIDs(_ ids: [String]) throws {
+        guard ids.allSatisfy(ClientID.isValid) else { throw CommandError(.conversationAPIFailed, detail: ClientID.rule) }
+    }
+
+    /// One request names at most as many members as a conversation may have.
+    private func requireMemberLimit(_ count: Int) throws {
+        guard count <= context.settings.maxMembers else {
+            throw CommandError(.conversationFull, detail: "at most \(context.settings.maxMembers) members")
+        }
+    }
+
     /// The conversation and de-duplicated members of an add or remove, and whether the client
     /// acts on itself alone (join or quit), which it may do without being a member.
     private func membershipChange(_ conv: ConvCommand, by clientID: String) async throws -> (Conversation, [String], Bool) {
+        try requireMemberLimit(conv.m.count)
         let conversation = try await existingConversation(conv.cid)
         let requested = Self.uniqued(conv.m)
         guard !requested.isEmpty else { throw CommandError(.conversationAPIFailed, detail: "no members given") }
@@ -352,51 +411,28 @@ struct ConversationCommands: Sendable {
         return object
     }
 
-    /// Sets a possibly dotted key (`attr.color`) inside nested objects.
-    private static func set(_ key: String, to value: JSONValue?, in object: inout [String: JSONValue]) {
-        var path = key.split(separator: ".").map(String.init)
-        if path.first == "attr", path.count > 1 { path.removeFirst() }
-        guard let head = path.first else { return }
-        if path.count == 1 {
-            object[head] = value
-            return
-        }
-        var nested = object[head]?.objectValue ?? [:]
-        set(path.dropFirst().joined(separator: "."), to: value, in: &nested)
-        object[head] = .object(nested)
-    }
-
     private static func uniqued(_ ids: [String]) -> [String] {
         var seen = Set<String>()
         return ids.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     private func verifyStartSignature(_ conv: ConvCommand, clientID: String, members: [String]) throws {
-        try verifyFreshness(conv)
-        let expected = context.signature.startConversation(clientID: clientID, members: members, timestamp: conv.t, nonce: conv.n)
-        guard Signature.matches(expected, conv.s) else {
-            throw CommandError(.conversationSignatureFailed, detail: "signature mismatch")
+        try context.signatures.verify(Self.presented(conv), failure: .conversationSignatureFailed) { timestamp, nonce in
+            context.signatures.signer.startConversation(clientID: clientID, members: members, timestamp: timestamp, nonce: nonce)
         }
     }
 
     private func verifyMemberSignature(
         _ conv: ConvCommand, clientID: String, conversationID: String, members: [String], action: Signature.MemberAction
     ) throws {
-        try verifyFreshness(conv)
-        let expected = context.signature.changeMembers(
-            clientID: clientID, conversationID: conversationID, members: members, timestamp: conv.t, nonce: conv.n, action: action
-        )
-        guard Signature.matches(expected, conv.s) else {
-            throw CommandError(.conversationSignatureFailed, detail: "signature mismatch")
+        try context.signatures.verify(Self.presented(conv), failure: .conversationSignatureFailed) { timestamp, nonce in
+            context.signatures.signer.changeMembers(
+                clientID: clientID, conversationID: conversationID, members: members, timestamp: timestamp, nonce: nonce, action: action
+            )
         }
     }
 
-    private func verifyFreshness(_ conv: ConvCommand) throws {
-        guard conv.hasS, conv.hasT, conv.hasN else {
-            throw CommandError(.conversationSignatureFailed, detail: "signature required")
-        }
-        guard abs(ServerClock.wallMilliseconds() / 1000 - conv.t) <= context.settings.signatureMaxAge else {
-            throw CommandError(.conversationSignatureFailed, detail: "signature expired")
-        }
+    private static func presented(_ conv: ConvCommand) -> SignatureCheck.Presented {
+        SignatureCheck.Presented(signature: conv.hasS ? conv.s : nil, timestamp: conv.hasT ? conv.t : nil, nonce: conv.hasN ? conv.n : nil)
     }
 }

@@ -12,7 +12,9 @@ struct HistoryCommands: Sendable {
         guard logs.hasCid, let conversation = try await context.store.conversation(id: logs.cid) else {
             throw CommandError(.conversationNotFound, detail: "no such conversation")
         }
-        if !conversation.isTransient { try conversation.requireMember(clientID) }
+        guard conversation.members.contains(clientID) else {
+            throw CommandError(.conversationLogRejected, detail: "\(clientID) is not a member of \(conversation.id)")
+        }
         // The JS SDK sends the page size as `l`; `limit` is the newer name. 0 asks for nothing.
         let requested = logs.hasL ? Int(logs.l) : (logs.hasLimit ? Int(logs.limit) : Self.defaultLimit)
         var reply = Replies.reply(to: request)

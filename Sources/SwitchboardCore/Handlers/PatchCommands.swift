@@ -3,10 +3,16 @@ import SwitchboardWire
 /// `patch/modify`: a sender edits or recalls messages. `_messageUpdate` decides first; the
 /// members' online devices receive `patch/modified`, the others at their next login.
 struct PatchCommands: Sendable {
+    /// Edits and recalls one `patch/modify` may carry; SDKs send one.
+    static let maxItems = 100
+
     let context: CoreContext
     let hooks: MessageHooks
 
     func modify(_ request: GenericCommand, from clientID: String, on connection: Connection) async throws -> GenericCommand {
+        guard request.patchMessage.patches.count <= Self.maxItems else {
+            throw CommandError(.unparseableRawMessage, detail: "at most \(Self.maxItems) changes per patch")
+        }
         var lastPatchTime: Int64 = 0
         for item in request.patchMessage.patches {
             lastPatchTime = try await apply(item, from: clientID, on: connection)

@@ -6,6 +6,10 @@ import SwitchboardWire
 struct ReceiptCommands: Sendable {
     /// LeanCloud sends receipts only in conversations this small.
     static let receiptMembersLimit = 2
+    /// Messages one `ack` may name: more than a delivery batch, which is what SDKs ack.
+    static let maxAckIDs = 1000
+    /// Conversations one `read` may mark.
+    static let maxReadConversations = 200
 
     let context: CoreContext
 
@@ -22,6 +26,9 @@ struct ReceiptCommands: Sendable {
         }
         var ids = ack.ids
         if ack.hasMid { ids.append(ack.mid) }
+        guard ids.count <= Self.maxAckIDs else {
+            throw CommandError(.unparseableRawMessage, detail: "at most \(Self.maxAckIDs) message ids per ack")
+        }
         acknowledged += try await context.store.acknowledge(device, messageIDs: ids)
         try await sendDeliveryReceipts(for: acknowledged.filter { $0.wantsReceipt && $0.from != clientID }, deliveredTo: clientID)
         return nil
@@ -33,6 +40,9 @@ struct ReceiptCommands: Sendable {
         let read = request.readMessage
         var positions = read.convs.map { ($0.cid, $0.hasTimestamp ? $0.timestamp : nil as Int64?) }
         positions += (read.cids + (read.hasCid ? [read.cid] : [])).map { ($0, nil) }
+        guard positions.count <= Self.maxReadConversations else {
+            throw CommandError(.unparseableRawMessage, detail: "at most \(Self.maxReadConversations) conversations per read")
+        }
         for (conversationID, timestamp) in positions {
             guard let conversation = try await context.store.conversation(id: conversationID),
                   conversation.members.contains(clientID)

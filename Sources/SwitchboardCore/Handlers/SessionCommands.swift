@@ -2,7 +2,6 @@ import SwitchboardWire
 
 /// `session/open`, `session/close` and `session/refresh`.
 struct SessionCommands: Sendable {
-    static let maxClientIDLength = 64
     /// LeanCloud's SDKs share a connection between an app's clients; far more than an app
     /// has is someone filling the server's memory through one socket.
     static let maxSessionsPerConnection = 32
@@ -19,8 +18,8 @@ struct SessionCommands: Sendable {
             throw CommandError(.appNotAvailable, detail: "unknown appId \(request.appID)")
         }
         let clientID = request.peerID
-        guard !clientID.isEmpty, clientID.count <= Self.maxClientIDLength else {
-            throw CommandError(.invalidLogin, detail: "clientId must be 1 to \(Self.maxClientIDLength) characters")
+        guard ClientID.isValid(clientID) else {
+            throw CommandError(.invalidLogin, detail: ClientID.rule)
         }
         let sessions = context.presence.clients(on: connection.id)
         guard sessions.contains(clientID) || sessions.count < Self.maxSessionsPerConnection else {
@@ -106,15 +105,11 @@ struct SessionCommands: Sendable {
 
     private func verifySignature(_ open: SessionCommand, clientID: String, now: Int64) throws {
         if open.hasSt, tokens.isValid(open.st, for: clientID, now: now) { return }
-        guard open.hasS, open.hasT, open.hasN else {
-            throw CommandError(.signatureFailed, detail: "signature required")
-        }
-        guard abs(now / 1000 - open.t) <= context.settings.signatureMaxAge else {
-            throw CommandError(.signatureFailed, detail: "signature expired")
-        }
-        let expected = context.signature.login(clientID: clientID, timestamp: open.t, nonce: open.n)
-        guard Signature.matches(expected, open.s) else {
-            throw CommandError(.signatureFailed, detail: "signature mismatch")
+        let presented = SignatureCheck.Presented(
+            signature: open.hasS ? open.s : nil, timestamp: open.hasT ? open.t : nil, nonce: open.hasN ? open.n : nil
+        )
+        try context.signatures.verify(presented, failure: .signatureFailed) { timestamp, nonce in
+            context.signatures.signer.login(clientID: clientID, timestamp: timestamp, nonce: nonce)
         }
     }
 }

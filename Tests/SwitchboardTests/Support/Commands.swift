@@ -194,3 +194,12 @@ extension GenericCommand {
         return command
     }
 }
+
+extension TestClient {
+    /// Runs a conv/query and returns the result objects.
+    func queryConversations(where json: String, sort: String? = nil, limit: Int32? = nil, skip: Int32? = nil) async throws -> [[String: Any]] {
+        let reply = try await request(.query(where: json, sort: sort, limit: limit, skip: skip))
+        guard reply.op == .results else { throw TestClient.Timeout(description: "conv/query failed: \(reply)") }
+        return try JSONSerialization.jsonObject(with: Data(reply.convMessage.results.data.utf8)) as? [[String: Any]] ?? []
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import SwitchboardCore
+import SwitchboardWire
+import Testing
+
+/// What a client that is not a member may see of a conversation and do with it.
+@Suite struct ConversationAccessTests {
+    @Test func outsidersFindConversationsButNeverTheirMessages() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let mallory = try await server.login("mallory")
+        let cid = try await alice.startConversation(members: ["bob"], name: "plans")
+        try await alice.sendText("the secret", cid: cid)
+
+        let seen = try #require(try await mallory.queryConversations(where: "{}").first { $0["objectId"] as? String == cid })
+        #expect(seen["name"] as? String == "plans")
+        #expect(Set(seen["m"] as? [String] ?? []) == ["alice", "bob"])
+        for key in ["msg", "msg_from", "msg_mid", "msg_timestamp"] { #expect(seen[key] == nil, "\(key) leaked") }
+        // Nor can a filter on the hidden fields find it.
+        #expect(try await mallory.queryConversations(where: #"{"msg":"the secret"}"#).isEmpty)
+        let member = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
+        #expect(member["msg"] as? String == "the secret")
+
+        let history = try await mallory.request(.logs(cid: cid))
+        #expect(history.errorMessage.code == 4312)
+        try await server.stop()
+    }
+
+    @Test func chatRoomsHideTheirMembersAndOnlyMembersChangeThem() async throws {
+        let server = try await TestServer.start { $0.signaturesRequired = false }
+        let alice = try await server.login("alice")
+        let mallory = try await server.login("mallory")
+        let room = try await alice.request(.startConversation(members: [], name: "lobby", transient: true)).convMessage.cid
+
+        let seen = try #require(try await mallory.queryConversations(where: #"{"objectId":"\#(room)"}"#).first)
+        #expect(seen["name"] as? String == "lobby")
+        #expect(seen["m"] == nil && seen["mu"] == nil)
+        #expect(try await mallory.request(.update(cid: room, attributes: #"{"name":"owned"}"#)).errorMessage.code == 4309)
+        #expect(try await mallory.request(.conversation(.add, cid: room, members: ["eve"])).errorMessage.code == 4317)
+        #expect(try await mallory.request(.logs(cid: room)).errorMessage.code == 4312)
+        // Joining a room stays open, and then the room is the member's to use.
+        #expect(try await mallory.request(.conversation(.add, cid: room, members: ["mallory"])).op == .added)
+        #expect(try await mallory.request(.logs(cid: room)).cmd == .logs)
+        try await server.stop()
+    }
+
+    @Test func temporaryConversationsExistOnlyForTheirMembers() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let mallory = try await server.login("mallory")
+        let temporary = try await alice.request(.startConversation(members: ["bob"], temporary: true)).convMessage.cid
+
+        var byID = GenericCommand.query(where: "{}")
+        byID.convMessage.tempConvIds = [temporary]
+        let outsider = try await mallory.request(byID)
+        #expect(outsider.convMessage.results.data == "[]")
+        #expect(try await mallory.request(.conversation(.add, cid: temporary, members: ["mallory"])).errorMessage.code == 4303)
+        #expect(try await mallory.request(.conversation(.count, cid: temporary)).errorMessage.code == 4303)
+        // A plain query leaves them out even for members; asking by id finds them.
+        #expect(try await alice.queryConversations(where: "{}").allSatisfy { $0["objectId"] as? String != temporary })
+        #expect(try await alice.request(byID).convMessage.results.data.contains(temporary))
+        try await server.stop()
+    }
+
+    @Test func privateConversationsAreInvisibleAndJoinedOnlyWhenInvitedOrSigned() async throws {
+        let server = try await TestServer.start { $0.privateConversations = true }
+        let alice = try await server.login("alice")
+        let mallory = try await server.login("mallory")
+        let carol = try await server.login("carol")
+        let cid = try await alice.startConversation(members: ["bob"], name: "plans")
+        let room = try await alice.request(.startConversation(members: [], name: "lobby", transient: true)).convMessage.cid
+
+        let found = try await mallory.queryConversations(where: "{}").compactMap { $0["objectId"] as? String }
+        #expect(!found.contains(cid))
+        #expect(found.contains(room), "chat rooms stay public")
+        #expect(try await mallory.request(.conversation(.count, cid: cid)).errorMessage.code == 4303)
+        #expect(try await mallory.request(.conversation(.add, cid: cid, members: ["mallory"])).errorMessage.code == 4303)
+
+        // Carol cannot see it either, but the app's signing server may let her in.
+        #expect(try await carol.request(.conversation(.add, cid: cid, members: ["carol"])).errorMessage.code == 4303)
+        let signer = Signature(appID: server.config.appID, masterKey: server.config.masterKey)
+        let now = Int64(Date().timeIntervalSince1970)
+        var signedJoin = GenericCommand.conversation(.add, cid: cid, members: ["carol"])
+        signedJoin.convMessage.t = now
+        signedJoin.convMessage.n = "join-1"
+        signedJoin.convMessage.s = signer.changeMembers(
+            clientID: "carol", conversationID: cid, members: ["carol"], timestamp: now, nonce: "join-1", action: .invite
+        )
+        #expect(try await carol.request(signedJoin).op == .added)
+        #expect(try await carol.queryConversations(where: "{}").contains { $0["objectId"] as? String == cid })
+        // Someone else's signature does not let Mallory in.
+        signedJoin.convMessage.m = ["mallory"]
+        #expect(try await mallory.request(signedJoin).errorMessage.code == 4302)
+        try await server.stop()
+    }
+
+    @Test func membersInviteIntoPrivateConversations() async throws {
+        let server = try await TestServer.start { $0.privateConversations = true }
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: [])
+        #expect(try await alice.request(.conversation(.add, cid: cid, members: ["bob"])).op == .added)
+        #expect(try await bob.queryConversations(where: "{}").contains { $0["objectId"] as? String == cid })
+        try await bob.sendText("hi", cid: cid)
+        try await server.stop()
+    }
+}
