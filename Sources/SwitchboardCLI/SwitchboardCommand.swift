@@ -1,5 +1,6 @@
 import ArgumentParser
 import SwitchboardHooks
+import SwitchboardJS
 
 /// The `switchboard` command line. A server built on this library runs it with its own
 /// plugins, and gets the same `serve` and `hooks` commands:
@@ -24,6 +25,8 @@ public struct SwitchboardCommand: AsyncParsableCommand {
 
     /// Parses the process arguments and runs the command, with `plugins` registered.
     public static func main(plugins: [any SwitchboardPlugin]) async {
+        // Hook scripts run in child processes of this same executable.
+        ScriptHost.takeOverIfRequested()
         await $plugins.withValue(plugins) {
             await main()
         }

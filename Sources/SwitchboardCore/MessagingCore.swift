@@ -34,7 +34,7 @@ public final class MessagingCore: Sendable {
         clientHooks = ClientHooks(pipeline: hooks, background: background)
         sessions = SessionCommands(context: context, tokens: SessionTokens(masterKey: settings.masterKey), delivery: delivery, hooks: clientHooks, wills: wills)
         conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence), hooks: ConversationHooks(pipeline: hooks, background: background))
-        let messageHooks = MessageHooks(pipeline: hooks, background: background)
+        let messageHooks = MessageHooks(pipeline: hooks, background: background, maxContentBytes: settings.maxContentBytes)
         messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
         patches = PatchCommands(context: context, hooks: messageHooks)
         receipts = ReceiptCommands(context: context)

@@ -77,3 +77,12 @@ enum ResultField {
         return strings
     }
 }
+
+extension Array where Element == String {
+    /// The ids of `self` that are in `allowed`, in this order, without repeats.
+    func narrowing(_ allowed: [String]) -> [String] {
+        let permitted = Set(allowed)
+        var seen = Set<String>()
+        return filter { permitted.contains($0) && seen.insert($0).inserted }
+    }
+}

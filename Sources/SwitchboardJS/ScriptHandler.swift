@@ -46,6 +46,8 @@ final class ScriptHandler: HookHandler {
             throw ScriptFailure(message: message)
         case .timedOut:
             throw HookTimeout()
+        case .exceededMemory:
+            throw ScriptFailure(message: "\(name) grew past its memory limit")
         case .notLoaded:
             throw ScriptFailure(message: "\(name) \(version) is no longer loaded")
         }

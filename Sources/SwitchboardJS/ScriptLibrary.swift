@@ -11,22 +11,38 @@ import SwitchboardJSON
 public final class ScriptLibrary: Sendable {
     public struct Settings: Sendable, Equatable {
         public var directory: String
-        /// JavaScript threads; each holds every script.
+        /// Script host processes; each holds every script.
         public var workers: Int
-        /// A script whose VM grows past this many bytes is unloaded.
+        /// A script whose VM grows past this many bytes is unloaded; see also
+        /// `hostMemoryAllowance`.
         public var heapCapBytes: Int
-        /// How long past its budget a call may run before its caller stops waiting: the CPU
-        /// limit cannot interrupt some native work until it returns.
+        /// How long past its budget a request may run before its host is killed: the CPU
+        /// limit cannot stop Promise chains or some native work.
         public var overrunGrace: Duration
+        /// A script that runs past its budget this many times within `overrunWindow` is
+        /// unloaded until its file changes.
+        public var overrunLimit: Int
+        public var overrunWindow: Duration
+        /// How far a host's resident memory may grow past what its scripts took to load
+        /// before it is killed in the call: twice the heap cap, plus what a VM needs beside its
+        /// heap (compiled code, strings being built).
+        public var hostMemoryAllowance: Int { 2 * heapCapBytes + (32 << 20) }
+
+        /// What script hosts run; nil for `HostProcess.executable`.
+        public var hostExecutable: String?
 
         public init(
             directory: String, workers: Int = ProcessInfo.processInfo.activeProcessorCount, heapCapBytes: Int = 64 << 20,
-            overrunGrace: Duration = .seconds(1)
+            overrunGrace: Duration = .milliseconds(250), overrunLimit: Int = 3, overrunWindow: Duration = .seconds(60),
+            hostExecutable: String? = nil
         ) {
             self.directory = directory
             self.workers = workers
             self.heapCapBytes = heapCapBytes
             self.overrunGrace = overrunGrace
+            self.overrunLimit = overrunLimit
+            self.overrunWindow = overrunWindow
+            self.hostExecutable = hostExecutable
         }
     }
 
@@ -45,17 +61,25 @@ public final class ScriptLibrary: Sendable {
     private let statuses = Mutex<[String: Status]>([:])
     /// One reload at a time, so two quick writes to one file land in order.
     private let reloads = ReloadQueue()
+    /// When each script last ran past its budget, within the overrun window.
+    private let overruns = Mutex<[String: [ContinuousClock.Instant]]>([:])
 
     public init(settings: Settings, pipeline: HookPipeline, logger: Logger) {
         self.settings = settings
         self.pipeline = pipeline
-        let abandoned = pipeline.metrics.makeCounter(
-            subsystem: "script", name: "calls_abandoned", help: "Script calls whose callers were let go after running past budget and grace."
-        )
-        self.pool = ScriptPool(size: settings.workers, overrunGrace: settings.overrunGrace) { worker, callers in
-            abandoned.increment(by: Int64(callers))
-            logger.error("a hook call ran past its budget and could not be stopped; its callers go on without it", metadata: [
-                "worker": "\(worker)", "callers": "\(callers)",
+        let lost = Dictionary(uniqueKeysWithValues: [ScriptWorker.Loss.overran, .memory, .crashed].map { loss in
+            (loss, pipeline.metrics.makeCounter(
+                subsystem: "script", name: "hosts_lost", help: "Script host processes killed or dead in a script's request, by reason.",
+                labels: [("reason", loss.rawValue)]
+            ))
+        })
+        self.pool = ScriptPool(
+            size: settings.workers, overrunGrace: settings.overrunGrace, executable: settings.hostExecutable ?? HostProcess.executable,
+            allowance: settings.hostMemoryAllowance
+        ) { loss, key in
+            lost[loss]?.increment()
+            logger.error("a script host was lost in a request and started again", metadata: [
+                "script": "\(key.name)", "version": "\(key.version)", "reason": "\(loss.rawValue)",
             ])
         }
         self.logger = logger
@@ -143,17 +167,42 @@ public final class ScriptLibrary: Sendable {
         }
         // The CPU limit stops runaway code; the strictest budget of the script's hook points.
         let budgets = points.map { pipeline.settings.policy(for: handler, at: $0).budget }
-        await pool.setBudget(key, budgets.min() ?? pipeline.settings.defaultBudget)
+        pool.setBudget(key, budgets.min() ?? pipeline.settings.defaultBudget)
         return handler
     }
 
     private func afterCall(_ call: ScriptWorker.Call, _ handler: ScriptHandler) {
         log(call.logs, script: handler.name)
-        guard let heapBytes = call.heapBytes, heapBytes > settings.heapCapBytes else { return }
+        switch call.outcome {
+        case .exceededMemory:
+            unload(handler, because: "grew more than \(settings.hostMemoryAllowance) bytes in a call; unloaded")
+        case .timedOut where overranTooOften(handler.name):
+            unload(handler, because: "ran past its budget \(settings.overrunLimit) times within \(settings.overrunWindow); unloaded")
+        default:
+            if let heapBytes = call.heapBytes, heapBytes > settings.heapCapBytes {
+                unload(handler, because: "heap grew to \(heapBytes) bytes, past the cap of \(settings.heapCapBytes); unloaded")
+            }
+        }
+    }
+
+    /// Records an overrun; true when the script has reached the limit within the window.
+    private func overranTooOften(_ name: String) -> Bool {
+        let now = ContinuousClock.now
+        return overruns.withLock { overruns in
+            var times = overruns[name, default: []].filter { now - $0 < settings.overrunWindow }
+            times.append(now)
+            overruns[name] = times.count >= settings.overrunLimit ? nil : times
+            return times.count >= settings.overrunLimit
+        }
+    }
+
+    /// Takes a script out of the pipeline until its file changes.
+    private func unload(_ handler: ScriptHandler, because reason: String) {
+        guard statuses.withLock({ $0[handler.name]?.activeVersion == handler.version }) else { return }
         pipeline.unregister(name: handler.name)
-        let failure = ScriptError(file: handler.name + ".js", line: nil, message: "heap grew to \(heapBytes) bytes, past the cap of \(settings.heapCapBytes); unloaded")
+        let failure = ScriptError(file: handler.name + ".js", line: nil, message: reason)
         statuses.withLock { $0[handler.name] = Status(activeVersion: nil, error: failure) }
-        logger.error("hook script unloaded for its memory", metadata: ["script": "\(handler.name)", "error": "\(failure)"])
+        logger.error("hook script unloaded", metadata: ["script": "\(handler.name)", "error": "\(failure)"])
     }
 
     private func log(_ lines: [(level: String, text: String)], script: String) {

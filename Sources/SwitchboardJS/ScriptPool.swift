@@ -1,27 +1,30 @@
-/// The JavaScript workers. Every script is loaded on each of them, so calls to any script
-/// can run on as many threads as there are workers.
+import Foundation
+import Synchronization
+
+/// The script hosts. Every script is loaded on each of them, so calls to any script can run
+/// in as many processes as there are workers.
 final class ScriptPool: Sendable {
     private let workers: [ScriptWorker]
-    private let overdueCheck: Task<Void, Never>
+    private let overdueWatch: OverdueWatch
 
-    /// `onAbandon(worker, callers)` hears when a worker's callers were let go because its
-    /// running call overran its budget by more than `overrunGrace`.
-    init(size: Int, overrunGrace: Duration, onAbandon: @escaping @Sendable (Int, Int) -> Void) {
-        let workers = (0..<max(size, 1)).map { ScriptWorker(index: $0, overrunGrace: overrunGrace) }
-        self.workers = workers
-        let interval = min(overrunGrace / 4, .milliseconds(100))
-        overdueCheck = Task {
-            while (try? await Task.sleep(for: interval)) != nil {
-                for worker in workers {
-                    let abandoned = worker.abandonIfOverdue()
-                    if abandoned > 0 { onAbandon(worker.index, abandoned) }
-                }
-            }
+    /// - Parameters:
+    ///   - executable: what hosts run (see `HostProcess.executable`).
+    ///   - allowance: bytes a host may grow past what its scripts took to load.
+    ///   - onLoss: hears when a host was killed or died in a script's request, and why.
+    init(
+        size: Int, overrunGrace: Duration, executable: String, allowance: Int,
+        onLoss: @escaping @Sendable (ScriptWorker.Loss, ScriptWorker.Key) -> Void
+    ) {
+        let workers = (0..<max(size, 1)).map {
+            ScriptWorker(index: $0, executable: executable, allowance: allowance, overrunGrace: overrunGrace, onLoss: onLoss)
         }
+        self.workers = workers
+        overdueWatch = OverdueWatch(workers: workers, interval: min(overrunGrace / 4, .milliseconds(50)))
     }
 
     deinit {
-        overdueCheck.cancel()
+        overdueWatch.stop()
+        for worker in workers { worker.stop() }
     }
 
     var size: Int { workers.count }
@@ -51,21 +54,45 @@ final class ScriptPool: Sendable {
         return try results[0].get()
     }
 
-    func setBudget(_ key: ScriptWorker.Key, _ budget: Duration) async {
-        for worker in workers { await worker.setBudget(key, budget) }
+    func setBudget(_ key: ScriptWorker.Key, _ budget: Duration) {
+        for worker in workers { worker.setBudget(key, budget) }
     }
 
-    /// Runs a call on the least busy worker that is not stalled (any worker if all are).
+    /// Runs a call on the least busy worker whose host is not being replaced (any worker if
+    /// all are).
     func invoke(_ key: ScriptWorker.Key, hook: String, paramsJSON: String) async -> ScriptWorker.Call {
         var chosen: ScriptWorker?
-        for worker in workers where !worker.isStalled && worker.load < (chosen?.load ?? .max) {
-            chosen = worker
+        var chosenLoad = Int.max
+        for worker in workers where !worker.isStalled {
+            let load = worker.load
+            if load < chosenLoad { (chosen, chosenLoad) = (worker, load) }
         }
-        let worker = chosen ?? workers.min { $0.load < $1.load } ?? workers[0]
-        return await worker.invoke(key, hook: hook, paramsJSON: paramsJSON)
+        return await (chosen ?? workers[0]).invoke(key, hook: hook, paramsJSON: paramsJSON)
     }
 
     func unload(_ key: ScriptWorker.Key) {
         for worker in workers { worker.unload(key) }
+    }
+}
+
+/// Looks for overdue requests from a thread of its own: a caller blocked writing to a stuck
+/// host must not be what keeps the host from being killed.
+private final class OverdueWatch: Sendable {
+    private let running = Atomic<Bool>(true)
+
+    init(workers: [ScriptWorker], interval: Duration) {
+        let microseconds = UInt32(ScriptWorker.nanoseconds(interval) / 1000)
+        let thread = Thread { [self] in
+            while running.load(ordering: .relaxed) {
+                usleep(microseconds)
+                for worker in workers { _ = worker.killIfOverdue() }
+            }
+        }
+        thread.name = "switchboard.js.overdue"
+        thread.start()
+    }
+
+    func stop() {
+        running.store(false, ordering: .relaxed)
     }
 }

@@ -1,8 +1,16 @@
 import Dispatch
+import Foundation
 import Synchronization
 
-/// One JavaScript thread: a serial queue and the script VMs it owns. JavaScript never runs
-/// on the network event loops or Swift's cooperative pool; it runs here.
+/// One script host process, seen from the server: the scripts it holds and the requests
+/// waiting on it. JavaScript never runs in the server's process; it runs there (see
+/// `ScriptHost` for why).
+///
+/// A request that runs past its budget plus the grace gets its host killed: that stops
+/// whatever the script started, Promise chains and native work included, and frees its
+/// memory. The host is started again with the same scripts and the requests that were
+/// waiting behind the stuck one; the stuck one is answered `.timedOut`. A host that exits
+/// for its memory or crashes is handled the same way.
 final class ScriptWorker: Sendable {
     /// Identifies one version of one script.
     struct Key: Hashable, Sendable {
@@ -18,61 +26,13 @@ final class ScriptWorker: Sendable {
         var heapBytes: Int?
     }
 
-    /// Time between two heap measurements of a script VM: the statistics walk the whole heap,
-    /// which costs more than a small call.
-    static let heapCheckInterval: UInt64 = 50_000_000
-    /// A call this long is measured at once: allocating a lot takes time, so a script cannot
-    /// pile up many large allocations between two measurements.
-    static let slowCallThreshold: UInt64 = 2_000_000
-
     enum Outcome: Sendable, Equatable {
         case value(String)
         case failed(String)
         case timedOut
         case notLoaded
-    }
-
-    let index: Int
-    private let queue: DispatchQueue
-    /// Touched only on `queue`; the lock is never contended and only satisfies the compiler
-    /// that the contexts (not Sendable themselves) stay on this worker.
-    private let contexts = Mutex<[Key: ScriptContext]>([:])
-    private let inFlight = Atomic<Int>(0)
-    /// How long past its budget a call may run before its caller stops waiting for it.
-    private let overrunGrace: Duration
-    /// Callers waiting for their calls, by call number; whoever removes a caller answers it.
-    private let waiting = Mutex<(next: UInt64, callers: [UInt64: CheckedContinuation<Call, Never>])>((0, [:]))
-    /// When the running call counts as stuck, in uptime nanoseconds; 0 while idle.
-    private let overdueAt = Atomic<UInt64>(0)
-    private let stalled = Atomic<Bool>(false)
-
-    init(index: Int, overrunGrace: Duration) {
-        self.index = index
-        self.overrunGrace = overrunGrace
-        queue = DispatchQueue(label: "switchboard.js.worker.\(index)")
-    }
-
-    /// Calls waiting or running here: the pool sends work to the least busy worker.
-    var load: Int { inFlight.load(ordering: .relaxed) }
-
-    /// Whether a call overran so far that its callers were let go; the pool sends work
-    /// elsewhere until that call returns.
-    var isStalled: Bool { stalled.load(ordering: .relaxed) }
-
-    /// Loads a script version into a fresh VM on this worker.
-    func load(_ key: Key, source: String, file: String, budget: Duration) async throws(ScriptError) -> LoadReport {
-        let result: Result<LoadReport, ScriptError> = await run {
-            self.contexts.withLock { contexts in
-                do throws(ScriptError) {
-                    let context = try ScriptContext(source: source, file: file, budget: budget)
-                    contexts[key] = context
-                    return .success(LoadReport(hooks: context.hooks, optionsJSON: context.optionsJSON, logs: context.drainLogs()))
-                } catch {
-                    return .failure(error)
-                }
-            }
-        }
-        return try result.get()
+        /// The host's memory grew past its allowance during the call.
+        case exceededMemory
     }
 
     /// What a script declared when it loaded.
@@ -82,89 +42,304 @@ final class ScriptWorker: Sendable {
         var logs: [(level: String, text: String)]
     }
 
-    func setBudget(_ key: Key, _ budget: Duration) async {
-        await run { self.contexts.withLock { _ = $0[key]?.setBudget(budget) } }
+    /// Why a host went away while it worked on a request.
+    enum Loss: String, Sendable {
+        case overran
+        case memory
+        case crashed
     }
 
-    /// Runs a hook call. Answers `.timedOut` without waiting any longer if the worker is
-    /// stuck in an earlier call (see `abandonIfOverdue`).
+    let index: Int
+    private let executable: String
+    private let allowance: Int
+    private let overrunGrace: Duration
+    /// Held while writing to the host and while replacing it, so that requests reach the
+    /// host in the order they are recorded and never a pipe that was closed.
+    private let writing = Mutex<Void>(())
+    private let state = Mutex<State>(State())
+    private let onLoss: @Sendable (Loss, Key) -> Void
+
+    private struct Script {
+        var source: String
+        var file: String
+        var budget: Int64
+    }
+
+    private enum Waiter {
+        case load(CheckedContinuation<Result<LoadReport, ScriptError>, Never>)
+        case call(CheckedContinuation<Call, Never>)
+        /// A script loaded again into a new host; nobody waits.
+        case reload
+
+        var isLoad: Bool {
+            if case .call = self { return false }
+            return true
+        }
+    }
+
+    private struct Pending {
+        var request: HostRequest
+        var id: Int64
+        var key: Key
+        var budget: Int64
+        var waiter: Waiter
+    }
+
+    private struct State {
+        var host: HostProcess?
+        var stopped = false
+        var nextID: Int64 = 0
+        /// Requests the host has not answered, in the order sent; the first is running.
+        var pending: [Pending] = []
+        /// When the first pending request started, in uptime nanoseconds.
+        var headSince: UInt64 = 0
+        /// The request the host was killed for.
+        var killedFor: Int64?
+        /// The running request as the overdue check first saw it, with the host's CPU time then.
+        var watched: (id: Int64, cpu: Int64)?
+        var scripts: [Key: Script] = [:]
+        var launchError: String?
+    }
+
+    /// - Parameters:
+    ///   - allowance: bytes the host may grow past what its scripts took to load.
+    ///   - onLoss: hears which script's request a host was lost in, and why.
+    init(
+        index: Int, executable: String, allowance: Int, overrunGrace: Duration,
+        onLoss: @escaping @Sendable (Loss, Key) -> Void
+    ) {
+        self.index = index
+        self.executable = executable
+        self.allowance = allowance
+        self.overrunGrace = overrunGrace
+        self.onLoss = onLoss
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Requests waiting or running here: the pool sends work to the least busy worker.
+    var load: Int { state.withLock { $0.pending.count } }
+
+    /// Whether the host is being replaced; the pool sends work elsewhere meanwhile.
+    var isStalled: Bool { state.withLock { $0.killedFor != nil || $0.host == nil } }
+
+    /// Loads a script version into this worker's host.
+    func load(_ key: Key, source: String, file: String, budget: Duration) async throws(ScriptError) -> LoadReport {
+        let nanoseconds = Self.nanoseconds(budget)
+        let result = await withCheckedContinuation { continuation in
+            send(key: key, budget: nanoseconds, waiter: .load(continuation)) { state, id in
+                state.scripts[key] = Script(source: source, file: file, budget: nanoseconds)
+                return .load(id: id, key: key, file: file, source: source, budgetNanoseconds: nanoseconds)
+            }
+        }
+        return try result.get()
+    }
+
+    func setBudget(_ key: Key, _ budget: Duration) {
+        let nanoseconds = Self.nanoseconds(budget)
+        send(key: key, budget: nanoseconds, waiter: nil) { state, _ in
+            state.scripts[key]?.budget = nanoseconds
+            return .setBudget(key: key, budgetNanoseconds: nanoseconds)
+        }
+    }
+
+    /// Drops a script version, after every request sent before this one.
+    func unload(_ key: Key) {
+        send(key: key, budget: 0, waiter: nil) { state, _ in
+            state.scripts[key] = nil
+            return .unload(key: key)
+        }
+    }
+
     func invoke(_ key: Key, hook: String, paramsJSON: String) async -> Call {
-        inFlight.add(1, ordering: .relaxed)
-        defer { inFlight.subtract(1, ordering: .relaxed) }
-        return await withCheckedContinuation { continuation in
-            let number = waiting.withLock { waiting in
-                waiting.next += 1
-                waiting.callers[waiting.next] = continuation
-                return waiting.next
-            }
-            queue.async {
-                // A caller let go while its call was queued no longer wants it run.
-                guard self.waiting.withLock({ $0.callers[number] != nil }) else { return }
-                let call = self.call(key, hook: hook, paramsJSON: paramsJSON)
-                self.waiting.withLock { $0.callers.removeValue(forKey: number) }?.resume(returning: call)
+        await withCheckedContinuation { continuation in
+            send(key: key, budget: 0, waiter: .call(continuation)) { state, id in
+                .invoke(id: id, key: key, hook: hook, paramsJSON: paramsJSON)
             }
         }
     }
 
-    private func call(_ key: Key, hook: String, paramsJSON: String) -> Call {
-        contexts.withLock { contexts in
-            guard let context = contexts[key] else { return Call(outcome: .notLoaded, logs: [], heapBytes: nil) }
-            overdueAt.store(Self.uptime + Self.nanoseconds(context.budget + overrunGrace), ordering: .relaxed)
-            defer {
-                overdueAt.store(0, ordering: .sequentiallyConsistent)
-                stalled.store(false, ordering: .sequentiallyConsistent)
+    /// Kills the host if its running request has used more CPU than its budget plus the
+    /// grace, or has taken ten times that in wall time (at least 5 s: a script blocked without
+    /// using CPU). CPU time, not wall time: on a busy machine a call may wait for a core. The
+    /// CPU is counted from when this check first sees the request, so a call gets up to one
+    /// check interval more. Returns whether it killed.
+    func killIfOverdue() -> Bool {
+        guard let (host, headID) = state.withLock({ state in state.host.flatMap { host in state.pending.first.map { (host, $0.id) } } }) else {
+            return false
+        }
+        let cpu = host.cpuTime()
+        return state.withLock { state in
+            guard state.killedFor == nil, let head = state.pending.first, head.id == headID else { return false }
+            guard state.watched?.id == headID, let cpuAtFirstSight = state.watched?.cpu else {
+                state.watched = (headID, cpu)
+                return false
             }
-            let started = Self.uptime
-            let outcome: Outcome = switch context.invoke(hook: hook, paramsJSON: paramsJSON) {
-            case .value(let json): .value(json)
-            case .failed(let message): .failed(message)
-            case .timedOut: .timedOut
-            }
-            let finished = Self.uptime
-            let slow = finished - started > Self.slowCallThreshold
-            let measured = slow || finished - context.lastHeapCheck > Self.heapCheckInterval
-            if measured { context.lastHeapCheck = finished }
-            return Call(
-                outcome: outcome,
-                logs: context.hasLogs ? context.drainLogs() : [],
-                heapBytes: measured ? context.heapSize(collectingYoungFirst: slow) : nil
-            )
+            let budget = head.budget > 0 ? head.budget : state.scripts[head.key]?.budget ?? 0
+            let limit = budget + Self.nanoseconds(overrunGrace)
+            let wall = Int64(Self.uptime - state.headSince)
+            guard cpu - cpuAtFirstSight > limit || wall > max(10 * limit, 5_000_000_000) else { return false }
+            state.killedFor = head.id
+            host.kill()
+            return true
         }
     }
 
-    /// JavaScriptCore cannot stop some native work (sorting a huge typed array, say) until
-    /// it returns, so a call can run far past its CPU limit. Once the running call is past its
-    /// budget plus the grace, every caller waiting on this worker is answered `.timedOut`
-    /// and the worker marked stalled. Returns how many callers were let go.
-    func abandonIfOverdue() -> Int {
-        let deadline = overdueAt.load(ordering: .relaxed)
-        guard deadline != 0, Self.uptime > deadline else { return 0 }
-        let callers = waiting.withLock { waiting in
-            defer { waiting.callers.removeAll() }
-            return Array(waiting.callers.values)
+    /// Ends the host for good; waiting requests fail.
+    func stop() {
+        state.withLock { state in
+            state.stopped = true
+            state.host?.kill()
         }
-        guard !callers.isEmpty else { return 0 }
-        stalled.store(true, ordering: .sequentiallyConsistent)
-        // The call may have returned meanwhile; then nothing would clear the mark.
-        if overdueAt.load(ordering: .sequentiallyConsistent) == 0 { stalled.store(false, ordering: .sequentiallyConsistent) }
-        for caller in callers { caller.resume(returning: Call(outcome: .timedOut, logs: [], heapBytes: nil)) }
-        return callers.count
+    }
+
+    // MARK: talking to the host
+
+    /// Records a request (under the state lock, where `make` may change what is loaded) and
+    /// writes it to the host.
+    private func send(key: Key, budget: Int64, waiter: Waiter?, _ make: (inout State, Int64) -> HostRequest) {
+        writing.withLock { _ in
+            // Hosts start with the first load or call, so a server without scripts has none.
+            if waiter != nil, state.withLock({ $0.host == nil && !$0.stopped }) { launch() }
+            let (request, fd) = state.withLock { state in
+                state.nextID += 1
+                let request = make(&state, state.nextID)
+                if let waiter, state.host != nil {
+                    if state.pending.isEmpty { state.headSince = Self.uptime }
+                    state.pending.append(Pending(request: request, id: state.nextID, key: key, budget: budget, waiter: waiter))
+                }
+                return (request, state.host?.requests)
+            }
+            guard let fd else {
+                let why = state.withLock { $0.launchError } ?? "the script host is stopped"
+                if let waiter { Self.answer(waiter, file: key.name + ".js", failure: why) }
+                return
+            }
+            // A host that died cannot take it; the request waits in `pending` for the next.
+            try? HostFrame.write(request.encoded, to: fd)
+        }
+    }
+
+    /// Starts a host and the thread that reads its replies. The caller holds `writing`.
+    private func launch() {
+        do {
+            let host = try HostProcess.launch(executable: executable, allowance: allowance)
+            state.withLock { $0.host = host }
+            let reader = Thread { [self] in readReplies() }
+            reader.name = "switchboard.js.host.\(index)"
+            reader.start()
+        } catch {
+            state.withLock { $0.launchError = error.description }
+        }
+    }
+
+    private func readReplies() {
+        while true {
+            guard let host = state.withLock({ $0.host }) else { return }
+            while let frame = try? HostFrame.read(from: host.replies), let reply = try? HostReply(decoding: frame) {
+                let waiter = state.withLock { state -> Waiter? in
+                    guard let index = state.pending.firstIndex(where: { $0.id == reply.id }) else { return nil }
+                    state.headSince = Self.uptime
+                    return state.pending.remove(at: index).waiter
+                }
+                switch (waiter, reply) {
+                case (.load(let continuation), .loaded(_, let result)): continuation.resume(returning: result)
+                case (.call(let continuation), .called(_, let call)): continuation.resume(returning: call)
+                default: break
+                }
+            }
+            guard replace(host) else { return }
+        }
+    }
+
+    /// After `old` went away: answers the request it was lost in, starts a new host with the
+    /// same scripts and sends it what was waiting. Returns false once stopped.
+    private func replace(_ old: HostProcess) -> Bool {
+        writing.withLock { _ in
+            let exitCode = old.reap()
+            var lost: (Loss, Pending)?
+            var abandoned: [Pending] = []
+            let (host, requests, stopped) = state.withLock { state -> (HostProcess?, [HostRequest], Bool) in
+                defer { state.killedFor = nil }
+                if state.stopped {
+                    abandoned = state.pending
+                    state.pending = []
+                    state.host = nil
+                    return (nil, [], true)
+                }
+                // Killed for a request that was answered in the meantime: nobody to blame.
+                let killedForAnswered = state.killedFor != nil && state.killedFor != state.pending.first?.id
+                if let head = state.pending.first, !killedForAnswered {
+                    let loss: Loss = state.killedFor == head.id ? .overran : (exitCode == MemoryWatch.exitCode ? .memory : .crashed)
+                    lost = (loss, head)
+                    // The same script's other requests would go the same way: answered now.
+                    abandoned = state.pending.filter { $0.key == head.key }
+                    state.pending.removeAll { $0.key == head.key }
+                    abandoned.removeFirst()
+                    if loss != .overran || head.waiter.isLoad { state.scripts[head.key] = nil }
+                }
+                let host = try? HostProcess.launch(executable: executable, allowance: allowance)
+                state.host = host
+                guard host != nil else {
+                    abandoned += state.pending
+                    state.pending = []
+                    return (nil, [], false)
+                }
+                var reloads: [Pending] = []
+                for (key, script) in state.scripts {
+                    state.nextID += 1
+                    let request = HostRequest.load(id: state.nextID, key: key, file: script.file, source: script.source, budgetNanoseconds: script.budget)
+                    reloads.append(Pending(request: request, id: state.nextID, key: key, budget: script.budget, waiter: .reload))
+                }
+                state.pending = reloads + state.pending
+                state.headSince = Self.uptime
+                return (host, state.pending.map(\.request), false)
+            }
+            if let (loss, pending) = lost {
+                Self.answer(pending.waiter, file: pending.key.name + ".js", loss: loss)
+                onLoss(loss, pending.key)
+            }
+            for pending in abandoned {
+                if let (loss, _) = lost, !stopped {
+                    Self.answer(pending.waiter, file: pending.key.name + ".js", loss: loss)
+                } else {
+                    Self.answer(pending.waiter, file: pending.key.name + ".js", failure: "the script host stopped")
+                }
+            }
+            guard let host else { return false }
+            for request in requests {
+                do { try HostFrame.write(request.encoded, to: host.requests) } catch { break }
+            }
+            return true
+        }
+    }
+
+    private static func answer(_ waiter: Waiter, file: String, loss: Loss) {
+        switch (waiter, loss) {
+        case (.call(let continuation), .overran): continuation.resume(returning: Call(outcome: .timedOut, logs: [], heapBytes: nil))
+        case (.call(let continuation), .memory): continuation.resume(returning: Call(outcome: .exceededMemory, logs: [], heapBytes: nil))
+        case (.call, .crashed): answer(waiter, file: file, failure: "the script host crashed during the call")
+        case (.load(let continuation), _):
+            let why = switch loss {
+            case .overran: "ran past its budget while loading"
+            case .memory: "grew past the memory limit while loading"
+            case .crashed: "crashed the script host while loading"
+            }
+            continuation.resume(returning: .failure(ScriptError(file: file, line: nil, message: why)))
+        case (.reload, _): break
+        }
+    }
+
+    private static func answer(_ waiter: Waiter, file: String, failure: String) {
+        switch waiter {
+        case .call(let continuation): continuation.resume(returning: Call(outcome: .failed(failure), logs: [], heapBytes: nil))
+        case .load(let continuation): continuation.resume(returning: .failure(ScriptError(file: file, line: nil, message: failure)))
+        case .reload: break
+        }
     }
 
     private static var uptime: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
-    }
-
-    /// Drops a script version's VM, after every call queued before this one.
-    func unload(_ key: Key) {
-        queue.async { _ = self.contexts.withLock { $0.removeValue(forKey: key) } }
-    }
-
-    private func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: work()) }
-        }
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 }

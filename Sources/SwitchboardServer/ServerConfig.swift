@@ -59,7 +59,7 @@ public struct ServerConfig: Sendable, Equatable {
     public var logLevel = "info"
     /// Budgets, failure policies and per-handler overrides of the hook pipeline.
     public var hooks = HookSettings()
-    /// JavaScript threads for hook scripts.
+    /// Script host processes for hook scripts.
     public var scriptWorkers = ProcessInfo.processInfo.activeProcessorCount
     /// A script VM past this size is unloaded.
     public var scriptHeapCapMB = 64

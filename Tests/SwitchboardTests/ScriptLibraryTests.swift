@@ -11,11 +11,11 @@ import Testing
     private let directory = TestServer.temporaryDirectory()
 
     private func library(
-        _ settings: HookSettings = HookSettings(), heapCapBytes: Int = 64 << 20, overrunGrace: Duration = .seconds(1)
+        _ settings: HookSettings = HookSettings(), heapCapBytes: Int = 64 << 20, overrunGrace: Duration = .seconds(1), overrunLimit: Int = 3
     ) -> (ScriptLibrary, HookPipeline) {
         let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
         let library = ScriptLibrary(
-            settings: .init(directory: directory, workers: 2, heapCapBytes: heapCapBytes, overrunGrace: overrunGrace),
+            settings: .init(directory: directory, workers: 2, heapCapBytes: heapCapBytes, overrunGrace: overrunGrace, overrunLimit: overrunLimit),
             pipeline: pipeline, logger: Logger(label: "test"))
         return (library, pipeline)
     }
@@ -107,10 +107,10 @@ import Testing
     @Test func runawayLoopsAreStoppedEvenWhenManyRunAtOnce() async throws {
         // With signal-based traps JavaScriptCore missed the time limit when several VMs spun
         // at once and a worker looped forever; polling traps fixed it. A miss now shows as a
-        // call let go after the grace instead of one stopped by the VM.
+        // host killed after the grace instead of a call stopped by the VM.
         try write("spin.js", "AV.Cloud.setHookOptions({ budgetMs: 20 }); AV.Cloud.onIMMessageReceived(() => { let n = 0; while (true) { n = (n + 1) % 7; } });")
         try write("spin2.js", "AV.Cloud.setHookOptions({ budgetMs: 20 }); AV.Cloud.onIMMessageSent(() => { for (;;) {} });")
-        let (library, pipeline) = library()
+        let (library, pipeline) = library(overrunLimit: 1000)
         await library.loadAll()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<40 {
@@ -121,7 +121,7 @@ import Testing
         let metrics = pipeline.metrics.registry.emitToString()
         #expect(metrics.contains(#"switchboard_hook_timeouts_total{handler="spin",kind="script",point="_messageReceived"} 40"#))
         #expect(metrics.contains(#"switchboard_hook_timeouts_total{handler="spin2",kind="script",point="_messageSent"} 40"#))
-        #expect(metrics.contains("switchboard_script_calls_abandoned_total 0"))
+        #expect(metrics.contains(#"switchboard_script_hosts_lost_total{reason="overran"} 0"#))
     }
 
     @Test func aCallTheCPULimitCannotStopIsLetGoAfterTheGrace() async throws {
@@ -137,7 +137,7 @@ import Testing
         await library.loadAll()
         let outcome = await pipeline.run(MessageReceivedRequest.sample())
         #expect(outcome.isStopped)
-        #expect(pipeline.metrics.registry.emitToString().contains("switchboard_script_calls_abandoned_total 1"))
+        #expect(pipeline.metrics.registry.emitToString().contains(#"switchboard_script_hosts_lost_total{reason="overran"} 1"#))
     }
 
     @Test(arguments: [FailurePolicy.open, .closed])

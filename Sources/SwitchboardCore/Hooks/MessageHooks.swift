@@ -8,6 +8,8 @@ import SwitchboardWire
 struct MessageHooks: Sendable {
     let pipeline: HookPipeline
     let background: WorkQueue
+    /// Content a hook writes is held to a client's limit.
+    let maxContentBytes: Int
 
     /// What `_messageReceived` left of a message.
     struct Received {
@@ -29,7 +31,8 @@ struct MessageHooks: Sendable {
         let outcome = await pipeline.run(request)
         return try Self.decision(
             outcome.stop.map { ($0.code, $0.detail) }, outcome.contentPatch, content: outcome.request.content, bin: outcome.request.bin,
-            toPeers: outcome.request.toPeers, message: message, recipients: recipients, rejection: .messageRejectedByApp
+            toPeers: outcome.request.toPeers, message: message, recipients: recipients, rejection: .messageRejectedByApp,
+            maxContentBytes: maxContentBytes
         )
     }
 
@@ -46,7 +49,8 @@ struct MessageHooks: Sendable {
         let outcome = await pipeline.run(request)
         return try Self.decision(
             outcome.stop.map { ($0.code, $0.detail) }, outcome.contentPatch, content: outcome.request.content, bin: outcome.request.bin,
-            toPeers: outcome.request.toPeers, message: edited, recipients: recipients, rejection: .messageUpdateRejectedByApp
+            toPeers: outcome.request.toPeers, message: edited, recipients: recipients, rejection: .messageUpdateRejectedByApp,
+            maxContentBytes: maxContentBytes
         )
     }
 
@@ -54,7 +58,7 @@ struct MessageHooks: Sendable {
     /// detail; new content replaces the message's; recipients may narrow, never widen.
     private static func decision(
         _ stop: (code: Int32?, detail: String?)?, _ patch: (code: Int32, detail: String)?, content: String, bin: Bool, toPeers: [String],
-        message: Message, recipients: [String], rejection: ErrorCode
+        message: Message, recipients: [String], rejection: ErrorCode, maxContentBytes: Int
     ) throws -> Received {
         if let stop {
             throw CommandError(rejection, detail: stop.detail, appCode: stop.code, appMessage: stop.detail)
@@ -63,6 +67,10 @@ struct MessageHooks: Sendable {
         if let patch {
             result.message.content = messageContent(content, bin: bin)
             result.patch = patch
+            // Stored and delivered as if the sender had sent it, so held to the same limit.
+            guard result.message.content.byteCount <= maxContentBytes else {
+                throw CommandError(rejection, detail: "a hook made the content \(result.message.content.byteCount) bytes, past the limit of \(maxContentBytes)")
+            }
         }
         let allowed = Set(recipients)
         result.recipients = toPeers.filter(allowed.contains)

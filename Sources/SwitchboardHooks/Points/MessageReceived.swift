@@ -50,7 +50,8 @@ public struct MessageReceivedRequest: HookRequest, Equatable {
         var next = self
         if let content = result.content { next.content = content }
         if let bin = result.bin { next.bin = bin }
-        if let toPeers = result.toPeers { next.toPeers = toPeers }
+        // Recipients narrow, never widen: a made-up list cannot reach others or cost more.
+        if let toPeers = result.toPeers { next.toPeers = toPeers.narrowing(self.toPeers) }
         return next
     }
 

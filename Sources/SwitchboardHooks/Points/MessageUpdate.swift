@@ -48,7 +48,7 @@ public struct MessageUpdateRequest: HookRequest, Equatable {
         var next = self
         if let content = result.content { next.content = content }
         if let bin = result.bin { next.bin = bin }
-        if let toPeers = result.toPeers { next.toPeers = toPeers }
+        if let toPeers = result.toPeers { next.toPeers = toPeers.narrowing(self.toPeers) }
         return next
     }
 

@@ -40,7 +40,7 @@ public struct ReceiversOfflineRequest: HookRequest, Equatable {
 
     public func applying(_ result: ReceiversOfflineResult) -> ReceiversOfflineRequest {
         var next = self
-        if let peers = result.offlinePeers { next.offlinePeers = peers }
+        if let peers = result.offlinePeers { next.offlinePeers = peers.narrowing(self.offlinePeers) }
         if let push = result.pushMessage { next.pushMessage = push }
         if result.force { next.force = true }
         return next
@@ -75,6 +75,9 @@ public struct ReceiversOfflineResult: HookResult, Equatable {
         ReceiversOfflineResult(skip: true)
     }
 
+    /// The largest push payload, as JSON: what APNs and FCM take.
+    public static let maxPushMessageBytes = 4096
+
     public init(json: JSONValue) throws(HookResultError) {
         let object = try ResultField.object(json)
         var push = object["pushMessage"]
@@ -85,6 +88,9 @@ public struct ReceiversOfflineResult: HookResult, Equatable {
             push = parsed
         } else if let given = push, given != .null, given.objectValue == nil {
             throw HookResultError("pushMessage must be an object or a JSON string of one")
+        }
+        if let push, push != .null, push.jsonString.utf8.count > Self.maxPushMessageBytes {
+            throw HookResultError("pushMessage is larger than \(Self.maxPushMessageBytes) bytes, the most APNs and FCM take")
         }
         self.init(
             skip: ResultField.truthy(object["skip"]),

@@ -1,0 +1,148 @@
+/// What the server asks of a script host. Hosts answer loads and calls, in the order asked.
+enum HostRequest {
+    case load(id: Int64, key: ScriptWorker.Key, file: String, source: String, budgetNanoseconds: Int64)
+    case setBudget(key: ScriptWorker.Key, budgetNanoseconds: Int64)
+    case invoke(id: Int64, key: ScriptWorker.Key, hook: String, paramsJSON: String)
+    case unload(key: ScriptWorker.Key)
+
+    var encoded: [UInt8] {
+        var writer = HostFrameWriter()
+        switch self {
+        case .load(let id, let key, let file, let source, let budget):
+            writer.byte(1)
+            writer.integer(id)
+            writer.key(key)
+            writer.string(file)
+            writer.string(source)
+            writer.integer(budget)
+        case .setBudget(let key, let budget):
+            writer.byte(2)
+            writer.key(key)
+            writer.integer(budget)
+        case .invoke(let id, let key, let hook, let params):
+            writer.byte(3)
+            writer.integer(id)
+            writer.key(key)
+            writer.string(hook)
+            writer.string(params)
+        case .unload(let key):
+            writer.byte(4)
+            writer.key(key)
+        }
+        return writer.bytes
+    }
+
+    init(decoding bytes: [UInt8]) throws(HostFrame.Broken) {
+        var reader = HostFrameReader(bytes)
+        switch try reader.byte() {
+        case 1: self = .load(id: try reader.integer(), key: try reader.key(), file: try reader.string(), source: try reader.string(), budgetNanoseconds: try reader.integer())
+        case 2: self = .setBudget(key: try reader.key(), budgetNanoseconds: try reader.integer())
+        case 3: self = .invoke(id: try reader.integer(), key: try reader.key(), hook: try reader.string(), paramsJSON: try reader.string())
+        case 4: self = .unload(key: try reader.key())
+        default: throw HostFrame.Broken()
+        }
+    }
+}
+
+/// A script host's answer to a load or a call.
+enum HostReply {
+    case loaded(id: Int64, Result<ScriptWorker.LoadReport, ScriptError>)
+    case called(id: Int64, ScriptWorker.Call)
+
+    var id: Int64 {
+        switch self {
+        case .loaded(let id, _), .called(let id, _): id
+        }
+    }
+
+    var encoded: [UInt8] {
+        var writer = HostFrameWriter()
+        switch self {
+        case .loaded(let id, .success(let report)):
+            writer.byte(1)
+            writer.integer(id)
+            writer.strings(report.hooks)
+            writer.string(report.optionsJSON)
+            writer.logs(report.logs)
+        case .loaded(let id, .failure(let error)):
+            writer.byte(2)
+            writer.integer(id)
+            writer.string(error.file)
+            writer.integer(Int64(error.line ?? -1))
+            writer.string(error.message)
+        case .called(let id, let call):
+            writer.byte(3)
+            writer.integer(id)
+            switch call.outcome {
+            case .value(let json): writer.byte(0); writer.string(json)
+            case .failed(let message): writer.byte(1); writer.string(message)
+            case .timedOut: writer.byte(2); writer.string("")
+            case .notLoaded: writer.byte(3); writer.string("")
+            case .exceededMemory: writer.byte(4); writer.string("")
+            }
+            writer.logs(call.logs)
+            writer.integer(Int64(call.heapBytes ?? -1))
+        }
+        return writer.bytes
+    }
+
+    init(decoding bytes: [UInt8]) throws(HostFrame.Broken) {
+        var reader = HostFrameReader(bytes)
+        switch try reader.byte() {
+        case 1:
+            let id = try reader.integer()
+            let report = ScriptWorker.LoadReport(hooks: try reader.strings(), optionsJSON: try reader.string(), logs: try reader.logs())
+            self = .loaded(id: id, .success(report))
+        case 2:
+            let id = try reader.integer()
+            let file = try reader.string()
+            let line = try reader.integer()
+            self = .loaded(id: id, .failure(ScriptError(file: file, line: line < 0 ? nil : Int(line), message: try reader.string())))
+        case 3:
+            let id = try reader.integer()
+            let kind = try reader.byte()
+            let text = try reader.string()
+            let outcome: ScriptWorker.Outcome
+            switch kind {
+            case 0: outcome = .value(text)
+            case 1: outcome = .failed(text)
+            case 2: outcome = .timedOut
+            case 3: outcome = .notLoaded
+            case 4: outcome = .exceededMemory
+            default: throw HostFrame.Broken()
+            }
+            let logs = try reader.logs()
+            let heap = try reader.integer()
+            self = .called(id: id, ScriptWorker.Call(outcome: outcome, logs: logs, heapBytes: heap < 0 ? nil : Int(heap)))
+        default:
+            throw HostFrame.Broken()
+        }
+    }
+}
+
+extension HostFrameWriter {
+    fileprivate mutating func key(_ key: ScriptWorker.Key) {
+        string(key.name)
+        string(key.version)
+    }
+
+    fileprivate mutating func logs(_ lines: [(level: String, text: String)]) {
+        integer(Int64(lines.count))
+        for line in lines {
+            string(line.level)
+            string(line.text)
+        }
+    }
+}
+
+extension HostFrameReader {
+    fileprivate mutating func key() throws(HostFrame.Broken) -> ScriptWorker.Key {
+        ScriptWorker.Key(name: try string(), version: try string())
+    }
+
+    fileprivate mutating func logs() throws(HostFrame.Broken) -> [(level: String, text: String)] {
+        let count = try integer()
+        guard count >= 0 else { throw HostFrame.Broken() }
+        return try (0..<count).map { _ throws(HostFrame.Broken) in (level: try string(), text: try string()) }
+    }
+}

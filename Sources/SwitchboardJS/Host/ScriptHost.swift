@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+
+/// The script host: a child process of the server that runs hook scripts, reading requests
+/// on standard input and answering on standard output. Scripts run in a process of their
+/// own because JavaScriptCore cannot bound everything a script starts in-process: Promise
+/// continuations each get a fresh time limit, so an endless chain of them never stops, and
+/// its heap grows before anyone can measure it. A process can be killed, and its memory goes
+/// with it.
+public enum ScriptHost {
+    /// Set in a host's environment; executables built on `SwitchboardCommand` check it first.
+    public static let environmentKey = "SWITCHBOARD_SCRIPT_HOST"
+    /// How far past its loaded size a host may grow, in bytes.
+    static let allowanceKey = "SWITCHBOARD_SCRIPT_HOST_ALLOWANCE"
+
+    /// Whether this process was started as a script host.
+    public static var isRequested: Bool {
+        getenv(environmentKey).map { String(cString: $0) == "1" } ?? false
+    }
+
+    /// For the `main` of an executable built on the library, before anything else: in a
+    /// process started as a script host, serves as one and never returns; otherwise records
+    /// this executable as the one hosts are started from.
+    public static func takeOverIfRequested() {
+        if isRequested { run() }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        HostProcess.registeredExecutable.withLock { $0 = executable }
+    }
+
+    /// Serves requests until the server closes the pipe, then exits.
+    static func run() -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        let allowance = getenv(allowanceKey).flatMap { Int(String(cString: $0)) } ?? (128 << 20)
+        let memory = MemoryWatch(allowance: allowance)
+        // The first VM sets JavaScriptCore up, which takes more memory than a script: the
+        // allowance counts from after that.
+        _ = try? ScriptContext(source: "", file: "warm-up", budget: .seconds(1))
+        memory.start()
+        var host = HostedScripts(memory: memory)
+        while true {
+            let request: HostRequest
+            do {
+                guard let frame = try HostFrame.read(from: 0) else { exit(0) }
+                request = try HostRequest(decoding: frame)
+            } catch {
+                exit(2)
+            }
+            guard let reply = host.handle(request) else { continue }
+            do {
+                try HostFrame.write(reply.encoded, to: 1)
+            } catch {
+                exit(0)
+            }
+        }
+    }
+}
+
+/// The scripts one host holds, and what it does with each request.
+private struct HostedScripts {
+    /// Time between two heap measurements of a script VM: the statistics walk the whole
+    /// heap, which costs more than a small call.
+    static let heapCheckInterval: UInt64 = 50_000_000
+    /// A call this long is measured at once: allocating a lot takes time.
+    static let slowCallThreshold: UInt64 = 2_000_000
+    /// Results are content (5 KB), recipients (500 ids) and a push payload (4 KB): a result
+    /// far larger is a script trying to make the server parse it.
+    static let maxResultBytes = 256 << 10
+
+    let memory: MemoryWatch
+    var contexts: [ScriptWorker.Key: ScriptContext] = [:]
+
+    mutating func handle(_ request: HostRequest) -> HostReply? {
+        switch request {
+        case .load(let id, let key, let file, let source, let budget):
+            defer { memory.settle() }
+            do throws(ScriptError) {
+                let context = try ScriptContext(source: source, file: file, budget: .nanoseconds(budget))
+                contexts[key] = context
+                return .loaded(id: id, .success(ScriptWorker.LoadReport(
+                    hooks: context.hooks, optionsJSON: context.optionsJSON, logs: context.drainLogs().map { (level: $0.0, text: $0.1) }
+                )))
+            } catch {
+                return .loaded(id: id, .failure(error))
+            }
+        case .setBudget(let key, let budget):
+            contexts[key]?.setBudget(.nanoseconds(budget))
+            return nil
+        case .invoke(let id, let key, let hook, let params):
+            return .called(id: id, call(key, hook: hook, paramsJSON: params))
+        case .unload(let key):
+            contexts[key] = nil
+            return nil
+        }
+    }
+
+    private func call(_ key: ScriptWorker.Key, hook: String, paramsJSON: String) -> ScriptWorker.Call {
+        guard let context = contexts[key] else { return ScriptWorker.Call(outcome: .notLoaded, logs: [], heapBytes: nil) }
+        let started = Self.uptime
+        let outcome: ScriptWorker.Outcome = switch context.invoke(hook: hook, paramsJSON: paramsJSON) {
+        case .value(let json): .value(json)
+        case .failed(let message): .failed(message)
+        case .timedOut: .timedOut
+        }
+        let finished = Self.uptime
+        if case .value(let json) = outcome, json.utf8.count > Self.maxResultBytes {
+            return ScriptWorker.Call(outcome: .failed("the result is \(json.utf8.count) bytes of JSON, more than \(Self.maxResultBytes)"), logs: [], heapBytes: nil)
+        }
+        let slow = finished - started > Self.slowCallThreshold
+        let measured = slow || finished - context.lastHeapCheck > Self.heapCheckInterval
+        if measured { context.lastHeapCheck = finished }
+        return ScriptWorker.Call(
+            outcome: outcome,
+            logs: context.hasLogs ? context.drainLogs().map { (level: $0.0, text: $0.1) } : [],
+            heapBytes: measured ? context.heapSize(collectingYoungFirst: slow) : nil
+        )
+    }
+
+    private static var uptime: UInt64 { DispatchTime.now().uptimeNanoseconds }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+import SwitchboardHooks
+import Testing
+
+@testable import SwitchboardJS
+
+/// Scripts written to hurt: what JavaScriptCore's time limit cannot stop in-process, memory
+/// bombs, and loops that would hold the workers. Each is contained by killing its script
+/// host and, when it keeps at it, unloading it.
+@Suite struct HostileScriptTests {
+    private let directory = TestServer.temporaryDirectory()
+
+    private func library(heapCapBytes: Int = 64 << 20) -> (ScriptLibrary, HookPipeline) {
+        var settings = HookSettings()
+        settings.defaultFailurePolicy = .closed
+        let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
+        let library = ScriptLibrary(
+            settings: .init(directory: directory, workers: 2, heapCapBytes: heapCapBytes, overrunGrace: .milliseconds(250)),
+            pipeline: pipeline, logger: Logger(label: "test"))
+        return (library, pipeline)
+    }
+
+    private func write(_ file: String, _ source: String) throws {
+        try source.write(toFile: directory + "/" + file, atomically: true, encoding: .utf8)
+    }
+
+    @Test(arguments: [
+        "const spin = () => Promise.resolve().then(spin); spin(); return {};",
+        "(async () => { for (;;) await 0; })(); return {};",
+        "return new Promise(function loop(resolve) { Promise.resolve().then(() => loop(resolve)); });",
+    ])
+    func endlessPromiseChainsAreStopped(body: String) async throws {
+        try write("chain.js", "AV.Cloud.setHookOptions({ budgetMs: 50 }); AV.Cloud.onIMMessageReceived(() => { \(body) });")
+        let (library, pipeline) = library()
+        #expect(await library.loadAll().isEmpty)
+        let outcome = await pipeline.run(MessageReceivedRequest.sample())
+        #expect(outcome.isStopped)
+        #expect(pipeline.metrics.registry.emitToString().contains(#"switchboard_script_hosts_lost_total{reason="overran"} 1"#))
+
+        // The chain died with its host: a script loaded afterwards is served at once.
+        try FileManager.default.removeItem(atPath: directory + "/chain.js")
+        await library.reload("chain.js")
+        try write("fine.js", "AV.Cloud.onIMMessageReceived((request) => ({ content: request.params.content + '!' }));")
+        await library.reload("fine.js")
+        for _ in 0..<5 {
+            #expect(await pipeline.run(MessageReceivedRequest.sample()).request.content.hasSuffix("!"))
+        }
+    }
+
+    @Test func aMemoryBombIsStoppedNearTheCapAndUnloaded() async throws {
+        try write("bomb.js", """
+            AV.Cloud.setHookOptions({ budgetMs: 2000 });
+            const kept = [];
+            AV.Cloud.onIMMessageReceived(() => { for (;;) kept.push(new Uint8Array(8 << 20).fill(1)); });
+            """)
+        let (library, pipeline) = library(heapCapBytes: 16 << 20)
+        #expect(await library.loadAll().isEmpty)
+        #expect(await pipeline.run(MessageReceivedRequest.sample()).isStopped)
+        #expect(!pipeline.hasHandlers(for: .messageReceived))
+        #expect(library.status["bomb"]?.error?.message.contains("bytes in a call") == true)
+        #expect(pipeline.metrics.registry.emitToString().contains(#"switchboard_script_hosts_lost_total{reason="memory"} 1"#))
+    }
+
+    @Test func aScriptThatKeepsRunningOutOfTimeIsUnloaded() async throws {
+        try write("loop.js", "AV.Cloud.setHookOptions({ budgetMs: 20 }); AV.Cloud.onIMMessageReceived(() => { for (;;) {} });")
+        let (library, pipeline) = library()
+        await library.loadAll()
+        for _ in 0..<3 { #expect(await pipeline.run(MessageReceivedRequest.sample()).isStopped) }
+        #expect(!pipeline.hasHandlers(for: .messageReceived))
+        #expect(library.status["loop"]?.error?.message.contains("ran past its budget 3 times") == true)
+        // Its file changing brings it back.
+        try write("loop.js", "AV.Cloud.onIMMessageReceived(() => ({}));")
+        #expect(await library.reload("loop.js") == nil)
+        #expect(pipeline.hasHandlers(for: .messageReceived))
+    }
+
+    @Test func topLevelCodeThatNeverEndsFailsTheLoad() async throws {
+        try write("stuck.js", "(async () => { for (;;) await 0; })();")
+        let (library, _) = library()
+        let errors = await library.loadAll()
+        #expect(errors.first?.message.contains("ran past its budget while loading") == true)
+    }
+}
