@@ -25,7 +25,7 @@ struct HooksCheck: AsyncParsableCommand {
             let path = URL(fileURLWithPath: folder).appendingPathComponent(file).path
             do {
                 let source = try String(contentsOfFile: path, encoding: .utf8)
-                let hooks = try ScriptTrial.check(source: source, file: file, budget: settings.hooks.defaultBudget)
+                let hooks = try await ScriptTrial.check(source: source, file: file, budget: settings.hooks.defaultBudget)
                 print("ok     \(file)  \(hooks.isEmpty ? "(defines no hooks)" : hooks.joined(separator: ", "))")
             } catch {
                 failed += 1

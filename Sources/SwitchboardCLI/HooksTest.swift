@@ -38,7 +38,7 @@ struct HooksTest: AsyncParsableCommand {
             throw ValidationError("\(params ?? "params") must hold a JSON object")
         }
         let budget: Duration = budgetMs.map { .milliseconds($0) } ?? settings.hooks.defaultBudget
-        let report = try ScriptTrial.run(
+        let report = try await ScriptTrial.run(
             source: source, file: URL(fileURLWithPath: script).lastPathComponent, hook: point.rawValue, paramsJSON: paramsJSON, budget: budget
         )
         if !report.hooks.contains(point.rawValue) {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs one hook of one script once, in the same sandbox and under the same CPU budget as
-/// the server would: what `switchboard hooks test` does.
+/// Runs one hook of one script once, in a script host like the server's, under the same CPU
+/// budget and with the same containment: what `switchboard hooks test` and `hooks check` do.
 public enum ScriptTrial {
     public struct Report: Sendable {
         public enum Outcome: Sendable, Equatable {
@@ -14,28 +14,39 @@ public enum ScriptTrial {
         public var outcome: Outcome
         /// (level, text) lines written with `console`, while loading and during the call.
         public var console: [(level: String, text: String)]
+        /// From sending the call to its answer, the trip to the host included.
         public var duration: Duration
         /// The hooks the script defines.
         public var hooks: [String]
     }
 
     /// Loads `source` and calls its `hook` with `paramsJSON`. Throws if the script does not load.
-    public static func run(source: String, file: String, hook: String, paramsJSON: String, budget: Duration) throws(ScriptError) -> Report {
-        let context = try ScriptContext(source: source, file: file, budget: budget)
-        var console = context.drainLogs()
+    public static func run(source: String, file: String, hook: String, paramsJSON: String, budget: Duration) async throws(ScriptError) -> Report {
+        let pool = Self.pool()
+        let key = ScriptWorker.Key(name: file, version: "trial")
+        let loaded = try await pool.load(key, source: source, file: file, budget: budget)
         let started = ContinuousClock.now
-        let outcome: Report.Outcome = switch context.invoke(hook: hook, paramsJSON: paramsJSON) {
+        let call = await pool.invoke(key, hook: hook, paramsJSON: paramsJSON)
+        let duration = ContinuousClock.now - started
+        let outcome: Report.Outcome = switch call.outcome {
         case .value(let json): .value(json)
         case .failed(let message): .failed(message)
         case .timedOut: .timedOut
+        case .exceededMemory: .failed("grew past the memory limit")
+        case .notLoaded: .failed("the script was not loaded")
         }
-        let duration = ContinuousClock.now - started
-        console += context.drainLogs()
-        return Report(outcome: outcome, console: console.map { (level: $0.0, text: $0.1) }, duration: duration, hooks: context.hooks)
+        return Report(outcome: outcome, console: loaded.logs + call.logs, duration: duration, hooks: loaded.hooks)
     }
 
     /// Loads `source` to see whether it would load, and which hooks it defines.
-    public static func check(source: String, file: String, budget: Duration) throws(ScriptError) -> [String] {
-        try ScriptContext(source: source, file: file, budget: budget).hooks
+    public static func check(source: String, file: String, budget: Duration) async throws(ScriptError) -> [String] {
+        try await pool().load(ScriptWorker.Key(name: file, version: "trial"), source: source, file: file, budget: budget).hooks
+    }
+
+    private static func pool() -> ScriptPool {
+        let settings = ScriptLibrary.Settings(directory: "", workers: 1)
+        return ScriptPool(
+            size: 1, overrunGrace: settings.overrunGrace, executable: HostProcess.executable, allowance: settings.hostMemoryAllowance
+        ) { _, _ in }
     }
 }

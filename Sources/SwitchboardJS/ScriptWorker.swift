@@ -119,8 +119,16 @@ final class ScriptWorker: Sendable {
     /// Requests waiting or running here: the pool sends work to the least busy worker.
     var load: Int { state.withLock { $0.pending.count } }
 
-    /// Whether the host is being replaced; the pool sends work elsewhere meanwhile.
-    var isStalled: Bool { state.withLock { $0.killedFor != nil || $0.host == nil } }
+    /// Whether the host is being replaced, or its running request is past its budget (it may
+    /// be about to be killed); the pool sends work elsewhere meanwhile.
+    var isStalled: Bool {
+        state.withLock { state in
+            guard state.killedFor == nil, state.host != nil else { return true }
+            guard let head = state.pending.first else { return false }
+            let budget = head.budget > 0 ? head.budget : state.scripts[head.key]?.budget ?? 0
+            return Int64(Self.uptime - state.headSince) > budget
+        }
+    }
 
     /// Loads a script version into this worker's host.
     func load(_ key: Key, source: String, file: String, budget: Duration) async throws(ScriptError) -> LoadReport {

@@ -3,9 +3,10 @@ import Logging
 
 // switchboard-bench [--smoke] [--only SECTION[,SECTION...]] [--json FILE]
 // Measures what hooks cost per message, the keyword filter against a script, end-to-end
-// throughput, script reload time and the server's memory; prints each section as it
-// finishes and writes the figures as JSON. Build in release mode for real figures:
-//   swift build -c release --product switchboard-bench && .build/release/switchboard-bench
+// throughput, script reload time, the server's memory and other messages' latency while a
+// script misbehaves; prints each section as it finishes and writes the figures as JSON.
+// Build in release mode for real figures (script hosts run the `switchboard` beside it):
+//   swift build -c release && .build/release/switchboard-bench
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == MemoryBenchmark.serverArgument, let directory = arguments.dropFirst().first {
     try await MemoryBenchmark.serve(directory: directory)
@@ -16,7 +17,7 @@ func value(after flag: String) -> String? {
     arguments.firstIndex(of: flag).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 }
 
-let sections = ["hooks", "keywords", "e2e", "reload", "memory"]
+let sections = ["hooks", "keywords", "e2e", "reload", "memory", "hostile"]
 let smoke = arguments.contains("--smoke")
 let jsonPath = value(after: "--json")
 let only = value(after: "--only").map { Set($0.split(separator: ",").map(String.init)) } ?? Set(sections)
@@ -34,6 +35,7 @@ struct Report: Encodable {
     var endToEnd: [EndToEndBenchmark.Row]?
     var reload: ReloadBenchmark.Row?
     var memory: MemoryBenchmark.Row?
+    var hostile: [HostileScriptBenchmark.Row]?
 }
 var report = Report(smoke: smoke)
 
@@ -87,6 +89,18 @@ if only.contains("memory") {
     print(String(format: "Server resident memory: idle %.1f MB, with %d clients logged in %.1f MB (%.1f KB a client)",
                  row.idleMegabytes, row.clients, row.loadedMegabytes, row.kilobytesPerClient))
     report.memory = row
+}
+
+if only.contains("hostile") {
+    let rows = try await HostileScriptBenchmark(duration: smoke ? .seconds(1) : .seconds(6), logger: logger).run()
+    print("Other messages' hook latency while a script turns hostile on one message in ten (5/s against 50/s)")
+    print("  attack                       calls    p50 ms    p99 ms    max ms   unloaded after")
+    for row in rows {
+        print("  " + row.name.padding(toLength: 26, withPad: " ", startingAt: 0)
+            + String(format: "%8d %9.2f %9.2f %9.2f   ", row.calls, row.p50Milliseconds, row.p99Milliseconds, row.maxMilliseconds)
+            + (row.unloadedAfterSeconds.map { String(format: "%.1f s", $0) } ?? "not unloaded"))
+    }
+    report.hostile = rows
 }
 
 if let jsonPath {

@@ -83,4 +83,21 @@ import Testing
         #expect(lines.contains("_messageSent (observes)"))
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
     }
+
+    @Test func hooksTestStopsWhatTheVMCannotStop() throws {
+        // An endless Promise chain once kept `hooks test` running forever.
+        let script = TestServer.temporaryDirectory() + "/chain.js"
+        try "AV.Cloud.onIMMessageReceived(() => { (async () => { for (;;) await 0; })(); return {}; });"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServerProcess.executable)
+        process.arguments = ["hooks", "test", script, "--hook", "_messageReceived", "--budget-ms", "50"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(printed.contains("timed out"))
+        #expect(process.terminationStatus != 0)
+    }
 }
