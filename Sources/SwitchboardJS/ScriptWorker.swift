@@ -263,6 +263,8 @@ final class ScriptWorker: Sendable {
     /// same scripts and sends it what was waiting. Returns false once stopped.
     private func replace(_ old: HostProcess) -> Bool {
         writing.withLock { _ in
+            // Usually dead already; one that sent a garbled reply is not, and must not be waited on.
+            old.kill()
             let exitCode = old.reap()
             var lost: (Loss, Pending)?
             var abandoned: [Pending] = []
