@@ -12,11 +12,13 @@ import Testing
     private let directory = TestServer.temporaryDirectory()
 
     private func library(heapCapBytes: Int = 64 << 20) -> (ScriptLibrary, HookPipeline) {
-        var settings = HookSettings()
+        // Small budgets and grace: these scripts burn all the CPU they are given, and the
+        // rest of the suite runs beside them.
+        var settings = HookSettings(defaultBudget: .milliseconds(50))
         settings.defaultFailurePolicy = .closed
         let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
         let library = ScriptLibrary(
-            settings: .init(directory: directory, workers: 2, heapCapBytes: heapCapBytes, overrunGrace: .milliseconds(250)),
+            settings: .init(directory: directory, workers: 2, heapCapBytes: heapCapBytes, overrunGrace: .milliseconds(50)),
             pipeline: pipeline, logger: Logger(label: "test"))
         return (library, pipeline)
     }
