@@ -25,6 +25,11 @@ struct HooksList: AsyncParsableCommand {
         let scripts = ScriptLibrary(settings: scriptSettings, pipeline: hooks, logger: logger)
         let errors = await scripts.loadAll()
         print(Self.render(hooks))
+        let notRun = scripts.status.filter { !$0.value.notRun.isEmpty }.sorted { $0.key < $1.key }
+        if !notRun.isEmpty {
+            print("\ndefined, not run (Switchboard runs IM hooks; call your LeanEngine app as a remote hook for the rest):")
+            for (name, status) in notRun { print("  \(name): \(status.notRun.joined(separator: ", "))") }
+        }
         if !errors.isEmpty {
             print("\nscripts that failed to load:")
             for error in errors { print("  \(error)") }

@@ -39,7 +39,8 @@ struct HooksTest: AsyncParsableCommand {
         }
         let budget: Duration = budgetMs.map { .milliseconds($0) } ?? settings.hooks.defaultBudget
         let report = try await ScriptTrial.run(
-            source: source, file: URL(fileURLWithPath: script).lastPathComponent, hook: point.rawValue, paramsJSON: paramsJSON, budget: budget
+            source: source, file: URL(fileURLWithPath: script).lastPathComponent, hook: point.rawValue, paramsJSON: paramsJSON, budget: budget,
+            env: settings.scriptEnvironment
         )
         if !report.hooks.contains(point.rawValue) {
             print("note: the script defines no \(point.rawValue); the server would pass it through")

@@ -31,15 +31,33 @@ enum Prelude {
         log: writer('info'), info: writer('info'), debug: writer('debug'), warn: writer('warning'), error: writer('error'),
       });
 
+      // What a LeanEngine file declares beyond IM hooks loads, and is listed as not run.
+      const inert = [];
+      const notRunNames = new Set(['_rtmClientSign']);
       function define(name, fn) {
-        if (!hookNames.has(name)) throw new TypeError('unknown hook ' + name + '; Switchboard runs IM hooks only');
+        if (typeof name !== 'string') throw new TypeError('AV.Cloud.define needs a name');
         if (typeof fn !== 'function') throw new TypeError(name + ' needs a function');
-        handlers.set(name, fn);
+        if (hookNames.has(name)) { handlers.set(name, fn); return; }
+        if (name.charAt(0) === '_' && !notRunNames.has(name)) throw new TypeError('unknown hook ' + name + '; Switchboard runs IM hooks only');
+        inert.push('function ' + name);
+      }
+      function notAvailable(what) {
+        return new Error(what + ' is not available in hook scripts; call your LeanEngine app as a remote hook for it');
       }
       const Cloud = { define };
       for (const name of hookNames) {
         Cloud['onIM' + name.charAt(1).toUpperCase() + name.slice(2)] = function (fn) { define(name, fn); };
       }
+      for (const name of ['beforeSave', 'afterSave', 'beforeUpdate', 'afterUpdate', 'beforeDelete', 'afterDelete']) {
+        Cloud[name] = function (className) { inert.push(name + ' ' + (typeof className === 'string' ? className : (className && className.className) || '?')); };
+      }
+      for (const name of ['onVerified', 'onLogin', 'onAuthData', 'onInsight']) {
+        Cloud[name] = function (kind) { inert.push(name + (typeof kind === 'string' ? ' ' + kind : '')); };
+      }
+      for (const name of ['run', 'rpc', 'enqueue', 'requestSmsCode', 'verifySmsCode', 'httpRequest']) {
+        Cloud[name] = function () { return Promise.reject(notAvailable('AV.Cloud.' + name)); };
+      }
+      Cloud.useMasterKey = function () {};
       Cloud.setHookOptions = function (given) {
         if (given === null || typeof given !== 'object') throw new TypeError('setHookOptions takes an object');
         options = { priority: given.priority, budgetMs: given.budgetMs, onFailure: given.onFailure };
@@ -48,9 +66,72 @@ enum Prelude {
         constructor(message, extra) { super(message); if (extra && typeof extra === 'object') this.code = extra.code; }
       };
 
+      // Storage classes load (files declare them at the top), and fail when used.
+      class AVObject {
+        constructor(className, attributes) {
+          this.className = typeof className === 'string' ? className : this.constructor.className;
+          this.attributes = Object.assign({}, typeof className === 'object' ? className : attributes);
+        }
+        get(key) { return this.attributes[key]; }
+        set(key, value) { if (typeof key === 'object') Object.assign(this.attributes, key); else this.attributes[key] = value; return this; }
+        save() { return Promise.reject(notAvailable('Saving ' + this.className)); }
+        fetch() { return Promise.reject(notAvailable('Fetching ' + this.className)); }
+        destroy() { return Promise.reject(notAvailable('Deleting ' + this.className)); }
+        static extend(className) {
+          const name = typeof className === 'string' ? className : className && className.className;
+          const Extended = class extends AVObject { constructor(attributes) { super(name, attributes); } };
+          Extended.className = name;
+          return Extended;
+        }
+        static createWithoutData(className, id) { const object = new AVObject(className); object.id = id; return object; }
+      }
+      class AVQuery {
+        constructor(objectClass) { this.className = typeof objectClass === 'string' ? objectClass : objectClass && objectClass.className; }
+        find() { return Promise.reject(notAvailable('Querying ' + this.className)); }
+      }
+      for (const name of ['first', 'get', 'count', 'each', 'destroyAll']) AVQuery.prototype[name] = AVQuery.prototype.find;
+      for (const name of ['equalTo', 'notEqualTo', 'containedIn', 'notContainedIn', 'containsAll', 'exists', 'doesNotExist',
+        'greaterThan', 'greaterThanOrEqualTo', 'lessThan', 'lessThanOrEqualTo', 'startsWith', 'contains', 'matches',
+        'limit', 'skip', 'ascending', 'descending', 'addAscending', 'addDescending', 'include', 'select', 'matchesQuery']) {
+        AVQuery.prototype[name] = function () { return this; };
+      }
+      // The callback-era helpers of AV.Promise, on a Promise of its own.
+      class AVPromise extends Promise {
+        static as(value) { return AVPromise.resolve(value); }
+        static error(error) { return AVPromise.reject(error); }
+        static when(...promises) { return AVPromise.all(promises.length === 1 && Array.isArray(promises[0]) ? promises[0] : promises); }
+        always(fn) { return this.then(fn, fn); }
+        done(fn) { return this.then(fn); }
+        fail(fn) { return this.catch(fn); }
+      }
+      const AV = {
+        Cloud: Object.freeze(Cloud), Object: AVObject, Query: AVQuery, Promise: AVPromise,
+        init() {}, initialize() {}, setProduction() {}, _config: {},
+      };
+      Object.freeze(AV);
+
+      // LeanEngine files start with require('leanengine') or one of its older names.
+      const avModules = new Set(['leanengine', 'leancloud-storage', 'avoscloud-sdk', 'avoscloud-sdk/lib/av', 'leancloud-realtime']);
+      function require(name) {
+        if (avModules.has(name)) return AV;
+        const frame = String(new Error().stack || '').split('\n')[1] || '';
+        const at = frame.replace(/^[^@]*@/, '').replace(/:\d+$/, '');
+        throw new Error("module '" + name + "' cannot be loaded in a hook script" + (at ? ' (required at ' + at + ')' : ''));
+      }
+      const module = { exports: {} };
+
       for (const name of ['WebAssembly', 'ShadowRealm', 'console', 'eval']) delete global[name];
-      Object.defineProperty(global, 'console', { value: console, enumerable: false, configurable: false, writable: false });
-      Object.defineProperty(global, 'AV', { value: Object.freeze({ Cloud: Object.freeze(Cloud) }), enumerable: false, configurable: false, writable: false });
+      const fixed = (value) => ({ value, enumerable: false, configurable: false, writable: false });
+      Object.defineProperty(global, 'console', fixed(console));
+      Object.defineProperty(global, 'AV', fixed(AV));
+      Object.defineProperty(global, 'require', fixed(require));
+      // Assignable, as in a CommonJS module: files set module.exports or exports.x.
+      global.module = module;
+      global.exports = module.exports;
+      global.__production = true;
+      // process.env holds what the operator put in hooks.env, nothing of the server's own.
+      const env = {};
+      Object.defineProperty(global, 'process', fixed(Object.freeze({ env })));
 
       const host = Object.freeze({
         // Calls a hook. A result that is not a Promise comes back at once, encoded as a
@@ -61,7 +142,7 @@ enum Prelude {
           const fn = handlers.get(name);
           if (!fn) return encode('o', '{}');
           let result;
-          try { result = fn({ params: parse(paramsJSON) }); } catch (e) { return encode('e', describeError(e)); }
+          try { result = answer(fn, { params: parse(paramsJSON) }); } catch (e) { return encode('e', describeError(e)); }
           if (result === null || (typeof result !== 'object' && typeof result !== 'function') || typeof result.then !== 'function') {
             return settle(result);
           }
@@ -72,8 +153,18 @@ enum Prelude {
         settled(box) { return box.done; },
         drainLogs() { return logs.splice(0, logs.length); },
         hooks() { return arrayFrom(handlers.keys()); },
+        inert() { return inert.slice(); },
+        setEnv(json) { Object.assign(env, parse(json)); Object.freeze(env); },
         options() { return stringify(options); },
       });
+      // LeanEngine's two styles: a handler of two parameters answers through
+      // response.success / response.error, any other returns its result or a Promise of it.
+      function answer(fn, request) {
+        if (fn.length < 2) return fn(request);
+        return new Promise((succeed, fail) => {
+          fn(request, Object.freeze({ success: (value) => succeed(value), error: (error) => fail(error) }));
+        });
+      }
       function encode(state, text) { return state + (logs.length > 0 ? '1' : '0') + text; }
       function settle(value) {
         try { return encode('o', stringify(value === undefined ? {} : value)); } catch (e) { return encode('e', describeError(e)); }

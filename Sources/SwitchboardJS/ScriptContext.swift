@@ -41,8 +41,9 @@ final class ScriptContext {
     private let settledFunction: JSObjectRef
     private let drainLogsFunction: JSObjectRef
 
-    /// Loads `source` after the prelude. Throws with the script's file and line.
-    init(source: String, file: String, budget: Duration) throws(ScriptError) {
+    /// Loads `source` after the prelude, with `env` as its `process.env`. Throws with the
+    /// script's file and line.
+    init(source: String, file: String, budget: Duration, env: [String: String] = [:]) throws(ScriptError) {
         self.file = file
         JavaScriptCoreOptions.applied
         let group = JSContextGroupCreate()!
@@ -63,6 +64,14 @@ final class ScriptContext {
         settledFunction = Self.property("settled", of: host, in: context)!
         drainLogsFunction = Self.property("drainLogs", of: host, in: context)!
         setBudget(budget)
+        if let setEnv = Self.property("setEnv", of: host, in: context),
+           let json = try? JSONEncoder().encode(env) {
+            var exception: JSValueRef?
+            JSString.with(String(decoding: json, as: UTF8.self)) { text in
+                var arguments: [JSValueRef?] = [JSValueMakeString(context, text)]
+                _ = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(context, setEnv, host, 1, $0.baseAddress, &exception) }
+            }
+        }
         try Self.evaluate(source, in: context, file: file)
     }
 
@@ -81,6 +90,13 @@ final class ScriptContext {
     /// The hook names the script defined.
     var hooks: [String] {
         guard let json = callHost("hooks"), let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { return [] }
+        return names
+    }
+
+    /// What the script declared that Switchboard does not run: `function hello`,
+    /// `beforeSave Post`, ...
+    var inert: [String] {
+        guard let json = callHost("inert"), let names = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { return [] }
         return names
     }
 

@@ -11,6 +11,8 @@ final class ScriptHandler: HookHandler {
     let budget: Duration?
     let failurePolicy: FailurePolicy?
     let points: Set<HookPoint>
+    /// What the script declares that is not run: `function hello`, `beforeSave Post`, ...
+    let notRun: [String]
     /// The VM's CPU limit stops a call at its budget.
     let enforcesBudget = true
     let key: ScriptWorker.Key
@@ -18,13 +20,14 @@ final class ScriptHandler: HookHandler {
     private let afterCall: @Sendable (ScriptWorker.Call, ScriptHandler) -> Void
 
     init(
-        key: ScriptWorker.Key, points: Set<HookPoint>, options: ScriptOptions, pool: ScriptPool,
+        key: ScriptWorker.Key, points: Set<HookPoint>, notRun: [String], options: ScriptOptions, pool: ScriptPool,
         afterCall: @escaping @Sendable (ScriptWorker.Call, ScriptHandler) -> Void
     ) {
         name = key.name
         version = key.version
         self.key = key
         self.points = points
+        self.notRun = notRun
         priority = options.priority ?? 0
         budget = options.budgetMs.map { .milliseconds($0) }
         failurePolicy = options.onFailure

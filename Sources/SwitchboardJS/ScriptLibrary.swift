@@ -30,6 +30,8 @@ public final class ScriptLibrary: Sendable {
 
         /// What script hosts run; nil for `HostProcess.executable`.
         public var hostExecutable: String?
+        /// Scripts' `process.env`: only this, nothing of the server's own environment.
+        public var env: [String: String] = [:]
 
         public init(
             directory: String, workers: Int = ProcessInfo.processInfo.activeProcessorCount, heapCapBytes: Int = 64 << 20,
@@ -52,6 +54,9 @@ public final class ScriptLibrary: Sendable {
         public var activeVersion: String?
         /// Why the file on disk is not the version serving, if it is not.
         public var error: ScriptError?
+        /// What the serving version declares that Switchboard does not run (ordinary cloud
+        /// functions, class hooks, ...), as `function hello`, `beforeSave Post`.
+        public var notRun: [String] = []
     }
 
     public let settings: Settings
@@ -130,7 +135,7 @@ public final class ScriptLibrary: Sendable {
             if statuses.withLock({ $0[name]?.activeVersion == version && $0[name]?.error == nil }) { return nil }
             let handler = try await load(source, name: name, version: version, file: file)
             pipeline.register(handler)
-            statuses.withLock { $0[name] = Status(activeVersion: version, error: nil) }
+            statuses.withLock { $0[name] = Status(activeVersion: version, error: nil, notRun: handler.notRun) }
             logger.notice("hook script loaded", metadata: [
                 "script": "\(name)", "version": "\(version)", "hooks": "\(handler.points.map(\.rawValue).sorted())",
                 "ms": "\(Self.milliseconds(ContinuousClock.now - started))",
@@ -149,7 +154,7 @@ public final class ScriptLibrary: Sendable {
     private func load(_ source: String, name: String, version: String, file: String) async throws -> ScriptHandler {
         let key = ScriptWorker.Key(name: name, version: version)
         // Top-level code runs under the default budget; calls get the script's own once known.
-        let report = try await pool.load(key, source: source, file: file, budget: pipeline.settings.defaultBudget)
+        let report = try await pool.load(key, source: source, file: file, budget: pipeline.settings.defaultBudget, env: settings.env)
         log(report.logs, script: name)
         var points = Set<HookPoint>()
         for hook in report.hooks {
@@ -162,7 +167,7 @@ public final class ScriptLibrary: Sendable {
             pool.unload(key)
             throw ScriptError(file: file, line: nil, message: "setHookOptions: priority and budgetMs must be integers, onFailure 'open' or 'closed'")
         }
-        let handler = ScriptHandler(key: key, points: points, options: options, pool: pool) { [weak self] call, handler in
+        let handler = ScriptHandler(key: key, points: points, notRun: report.inert, options: options, pool: pool) { [weak self] call, handler in
             self?.afterCall(call, handler)
         }
         // The CPU limit stops runaway code; the strictest budget of the script's hook points.

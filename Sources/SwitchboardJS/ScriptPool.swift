@@ -30,12 +30,15 @@ final class ScriptPool: Sendable {
     var size: Int { workers.count }
 
     /// Loads a script version on every worker; if it fails anywhere it is loaded nowhere.
-    func load(_ key: ScriptWorker.Key, source: String, file: String, budget: Duration) async throws(ScriptError) -> ScriptWorker.LoadReport {
+    func load(
+        _ key: ScriptWorker.Key, source: String, file: String, budget: Duration, env: [String: String]
+    ) async throws(ScriptError) -> ScriptWorker.LoadReport {
+        let envJSON = (try? JSONEncoder().encode(env)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let results = await withTaskGroup(of: Result<ScriptWorker.LoadReport, ScriptError>.self) { group in
             for worker in workers {
                 group.addTask {
                     do throws(ScriptError) {
-                        return .success(try await worker.load(key, source: source, file: file, budget: budget))
+                        return .success(try await worker.load(key, source: source, file: file, budget: budget, envJSON: envJSON))
                     } catch {
                         return .failure(error)
                     }

@@ -21,10 +21,12 @@ public enum ScriptTrial {
     }
 
     /// Loads `source` and calls its `hook` with `paramsJSON`. Throws if the script does not load.
-    public static func run(source: String, file: String, hook: String, paramsJSON: String, budget: Duration) async throws(ScriptError) -> Report {
+    public static func run(
+        source: String, file: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String] = [:]
+    ) async throws(ScriptError) -> Report {
         let pool = Self.pool()
         let key = ScriptWorker.Key(name: file, version: "trial")
-        let loaded = try await pool.load(key, source: source, file: file, budget: budget)
+        let loaded = try await pool.load(key, source: source, file: file, budget: budget, env: env)
         let started = ContinuousClock.now
         let call = await pool.invoke(key, hook: hook, paramsJSON: paramsJSON)
         let duration = ContinuousClock.now - started
@@ -40,7 +42,7 @@ public enum ScriptTrial {
 
     /// Loads `source` to see whether it would load, and which hooks it defines.
     public static func check(source: String, file: String, budget: Duration) async throws(ScriptError) -> [String] {
-        try await pool().load(ScriptWorker.Key(name: file, version: "trial"), source: source, file: file, budget: budget).hooks
+        try await pool().load(ScriptWorker.Key(name: file, version: "trial"), source: source, file: file, budget: budget, env: [:]).hooks
     }
 
     private static func pool() -> ScriptPool {

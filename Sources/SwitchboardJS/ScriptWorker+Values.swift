@@ -26,6 +26,8 @@ extension ScriptWorker {
     /// What a script declared when it loaded.
     struct LoadReport: Sendable {
         var hooks: [String]
+        /// Declared but not run: ordinary cloud functions, class hooks, ...
+        var inert: [String] = []
         var optionsJSON: String
         var logs: [(level: String, text: String)]
     }

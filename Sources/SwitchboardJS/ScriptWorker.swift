@@ -26,6 +26,7 @@ final class ScriptWorker: Sendable {
         var source: String
         var file: String
         var budget: Int64
+        var envJSON: String
     }
 
     private enum Waiter {
@@ -94,12 +95,12 @@ final class ScriptWorker: Sendable {
     }
 
     /// Loads a script version into this worker's host.
-    func load(_ key: Key, source: String, file: String, budget: Duration) async throws(ScriptError) -> LoadReport {
+    func load(_ key: Key, source: String, file: String, budget: Duration, envJSON: String) async throws(ScriptError) -> LoadReport {
         let nanoseconds = Self.nanoseconds(budget)
         let result = await withCheckedContinuation { continuation in
             send(key: key, budget: nanoseconds, waiter: .load(continuation)) { state, id in
-                state.scripts[key] = Script(source: source, file: file, budget: nanoseconds)
-                return .load(id: id, key: key, file: file, source: source, budgetNanoseconds: nanoseconds)
+                state.scripts[key] = Script(source: source, file: file, budget: nanoseconds, envJSON: envJSON)
+                return .load(id: id, key: key, file: file, source: source, budgetNanoseconds: nanoseconds, envJSON: envJSON)
             }
         }
         return try result.get()
@@ -260,7 +261,9 @@ final class ScriptWorker: Sendable {
                 var reloads: [Pending] = []
                 for (key, script) in state.scripts {
                     state.nextID += 1
-                    let request = HostRequest.load(id: state.nextID, key: key, file: script.file, source: script.source, budgetNanoseconds: script.budget)
+                    let request = HostRequest.load(
+                        id: state.nextID, key: key, file: script.file, source: script.source, budgetNanoseconds: script.budget, envJSON: script.envJSON
+                    )
                     reloads.append(Pending(request: request, id: state.nextID, key: key, budget: script.budget, waiter: .reload))
                 }
                 state.pending = reloads + state.pending

@@ -63,6 +63,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var scriptWorkers = ProcessInfo.processInfo.activeProcessorCount
     /// A script VM past this size is unloaded.
     public var scriptHeapCapMB = 64
+    /// What scripts see as `process.env` (`hooks.env`).
+    public var scriptEnvironment: [String: String] = [:]
     /// The built-in keyword filter; nil when turned off.
     public var keywordFilter: KeywordFilter.Settings? = KeywordFilter.Settings(file: "config/keywords.txt")
     /// The built-in typed-message check; nil when turned off (the default, so that apps
@@ -92,7 +94,9 @@ public struct ServerConfig: Sendable, Equatable {
     }
 
     public var scriptSettings: ScriptLibrary.Settings {
-        ScriptLibrary.Settings(directory: hooksDirectory, workers: scriptWorkers, heapCapBytes: scriptHeapCapMB << 20)
+        var settings = ScriptLibrary.Settings(directory: hooksDirectory, workers: scriptWorkers, heapCapBytes: scriptHeapCapMB << 20)
+        settings.env = scriptEnvironment
+        return settings
     }
 
     public var coreSettings: CoreSettings {
@@ -170,6 +174,8 @@ struct ConfigFile: Decodable {
         var points: [String: Policy]?
         /// By handler name.
         var handlers: [String: Policy]?
+        /// Scripts' `process.env`.
+        var env: [String: String]?
     }
     struct Limits: Decodable {
         var maxContentBytes: Int?
@@ -245,6 +251,7 @@ struct ConfigFile: Decodable {
         config.hooksDirectory = hooks?.dir ?? config.hooksDirectory
         config.scriptWorkers = hooks?.workers ?? config.scriptWorkers
         config.scriptHeapCapMB = hooks?.heapCapMB ?? config.scriptHeapCapMB
+        config.scriptEnvironment = hooks?.env ?? config.scriptEnvironment
         if let budget = hooks?.budgetMs { config.hooks.defaultBudget = .milliseconds(budget) }
         config.hooks.defaultFailurePolicy = hooks?.onFailure ?? config.hooks.defaultFailurePolicy
         for (name, policy) in hooks?.points ?? [:] {

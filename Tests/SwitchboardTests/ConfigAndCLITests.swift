@@ -28,12 +28,14 @@ import Testing
               handlers:
                 link-filter: { priority: 99, budgetMs: 5 }
                 noisy: { enabled: false }
+              env: { SITE: demo }
             """))
         #expect(config.hooks.defaultBudget == .milliseconds(250))
         #expect(config.hooks.defaultFailurePolicy == .closed)
         #expect(config.hooks.points[.messageReceived] == .init(budget: .milliseconds(40), failurePolicy: .open))
         #expect(config.hooks.handlers["link-filter"]?.priority == 99)
         #expect(config.hooks.handlers["noisy"]?.enabled == false)
+        #expect(config.scriptSettings.env == ["SITE": "demo"])
     }
 
     @Test func unknownHookPointsAreAnError() throws {

@@ -1,6 +1,6 @@
 /// What the server asks of a script host. Hosts answer loads and calls, in the order asked.
 enum HostRequest {
-    case load(id: Int64, key: ScriptWorker.Key, file: String, source: String, budgetNanoseconds: Int64)
+    case load(id: Int64, key: ScriptWorker.Key, file: String, source: String, budgetNanoseconds: Int64, envJSON: String)
     case setBudget(key: ScriptWorker.Key, budgetNanoseconds: Int64)
     case invoke(id: Int64, key: ScriptWorker.Key, hook: String, paramsJSON: String)
     case unload(key: ScriptWorker.Key)
@@ -8,13 +8,14 @@ enum HostRequest {
     var encoded: [UInt8] {
         var writer = HostFrameWriter()
         switch self {
-        case .load(let id, let key, let file, let source, let budget):
+        case .load(let id, let key, let file, let source, let budget, let env):
             writer.byte(1)
             writer.integer(id)
             writer.key(key)
             writer.string(file)
             writer.string(source)
             writer.integer(budget)
+            writer.string(env)
         case .setBudget(let key, let budget):
             writer.byte(2)
             writer.key(key)
@@ -35,7 +36,11 @@ enum HostRequest {
     init(decoding bytes: [UInt8]) throws(HostFrame.Broken) {
         var reader = HostFrameReader(bytes)
         switch try reader.byte() {
-        case 1: self = .load(id: try reader.integer(), key: try reader.key(), file: try reader.string(), source: try reader.string(), budgetNanoseconds: try reader.integer())
+        case 1:
+            self = .load(
+                id: try reader.integer(), key: try reader.key(), file: try reader.string(), source: try reader.string(),
+                budgetNanoseconds: try reader.integer(), envJSON: try reader.string()
+            )
         case 2: self = .setBudget(key: try reader.key(), budgetNanoseconds: try reader.integer())
         case 3: self = .invoke(id: try reader.integer(), key: try reader.key(), hook: try reader.string(), paramsJSON: try reader.string())
         case 4: self = .unload(key: try reader.key())
@@ -62,6 +67,7 @@ enum HostReply {
             writer.byte(1)
             writer.integer(id)
             writer.strings(report.hooks)
+            writer.strings(report.inert)
             writer.string(report.optionsJSON)
             writer.logs(report.logs)
         case .loaded(let id, .failure(let error)):
@@ -91,7 +97,9 @@ enum HostReply {
         switch try reader.byte() {
         case 1:
             let id = try reader.integer()
-            let report = ScriptWorker.LoadReport(hooks: try reader.strings(), optionsJSON: try reader.string(), logs: try reader.logs())
+            let report = ScriptWorker.LoadReport(
+                hooks: try reader.strings(), inert: try reader.strings(), optionsJSON: try reader.string(), logs: try reader.logs()
+            )
             self = .loaded(id: id, .success(report))
         case 2:
             let id = try reader.integer()

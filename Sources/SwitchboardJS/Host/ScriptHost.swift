@@ -74,13 +74,15 @@ private struct HostedScripts {
 
     mutating func handle(_ request: HostRequest) -> HostReply? {
         switch request {
-        case .load(let id, let key, let file, let source, let budget):
+        case .load(let id, let key, let file, let source, let budget, let envJSON):
             defer { memory.settle() }
             do throws(ScriptError) {
-                let context = try ScriptContext(source: source, file: file, budget: .nanoseconds(budget))
+                let env = (try? JSONDecoder().decode([String: String].self, from: Data(envJSON.utf8))) ?? [:]
+                let context = try ScriptContext(source: source, file: file, budget: .nanoseconds(budget), env: env)
                 contexts[key] = context
                 return .loaded(id: id, .success(ScriptWorker.LoadReport(
-                    hooks: context.hooks, optionsJSON: context.optionsJSON, logs: context.drainLogs().map { (level: $0.0, text: $0.1) }
+                    hooks: context.hooks, inert: context.inert, optionsJSON: context.optionsJSON,
+                    logs: context.drainLogs().map { (level: $0.0, text: $0.1) }
                 )))
             } catch {
                 return .loaded(id: id, .failure(error))
