@@ -19,13 +19,11 @@ struct HooksCheck: AsyncParsableCommand {
     func run() async throws {
         let settings = try ServerConfig.load(explicitPath: config)
         let folder = directory ?? settings.hooksDirectory
-        let files = ScriptLibrary.scriptFiles(in: folder)
+        let files = ScriptLibrary.entries(in: folder)
         var failed = 0
         for file in files {
-            let path = URL(fileURLWithPath: folder).appendingPathComponent(file).path
             do {
-                let source = try String(contentsOfFile: path, encoding: .utf8)
-                let hooks = try await ScriptTrial.check(source: source, file: file, budget: settings.hooks.defaultBudget)
+                let hooks = try await ScriptTrial.check(entry: file, in: folder, budget: settings.hooks.defaultBudget)
                 print("ok     \(file)  \(hooks.isEmpty ? "(defines no hooks)" : hooks.joined(separator: ", "))")
             } catch {
                 failed += 1

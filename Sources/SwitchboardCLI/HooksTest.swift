@@ -12,7 +12,7 @@ struct HooksTest: AsyncParsableCommand {
         abstract: "Run one hook of a script with the given parameters, in the server's sandbox and budget; print the result, the console output and the time it took."
     )
 
-    @Argument(help: "The script file.")
+    @Argument(help: "The script file, or a LeanEngine project folder.")
     var script: String
 
     @Option(help: "The hook point, e.g. _messageReceived.")
@@ -32,15 +32,13 @@ struct HooksTest: AsyncParsableCommand {
             throw ValidationError("unknown hook \(hook); one of \(HookPoint.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let settings = try ServerConfig.load(explicitPath: config)
-        let source = try String(contentsOfFile: script, encoding: .utf8)
         let paramsJSON = try params.map { try String(contentsOfFile: $0, encoding: .utf8) } ?? "{}"
         guard (try? JSONValue(parsing: paramsJSON))?.objectValue != nil else {
             throw ValidationError("\(params ?? "params") must hold a JSON object")
         }
         let budget: Duration = budgetMs.map { .milliseconds($0) } ?? settings.hooks.defaultBudget
         let report = try await ScriptTrial.run(
-            source: source, file: URL(fileURLWithPath: script).lastPathComponent, hook: point.rawValue, paramsJSON: paramsJSON, budget: budget,
-            env: settings.scriptEnvironment
+            path: script, hook: point.rawValue, paramsJSON: paramsJSON, budget: budget, env: settings.scriptEnvironment
         )
         if !report.hooks.contains(point.rawValue) {
             print("note: the script defines no \(point.rawValue); the server would pass it through")

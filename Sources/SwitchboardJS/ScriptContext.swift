@@ -41,9 +41,21 @@ final class ScriptContext {
     private let settledFunction: JSObjectRef
     private let drainLogsFunction: JSObjectRef
 
-    /// Loads `source` after the prelude, with `env` as its `process.env`. Throws with the
+    /// What a VM runs: one file, or a project folder's files (by path within the folder)
+    /// from its entry module.
+    enum Source: Sendable {
+        case file(String)
+        case project(files: [String: String], entry: String)
+    }
+
+    /// Loads one file after the prelude, with `env` as its `process.env`. Throws with the
     /// script's file and line.
-    init(source: String, file: String, budget: Duration, env: [String: String] = [:]) throws(ScriptError) {
+    convenience init(source: String, file: String, budget: Duration, env: [String: String] = [:]) throws(ScriptError) {
+        try self.init(.file(source), name: file, budget: budget, env: env)
+    }
+
+    /// Loads a file or a project after the prelude; `name` is the file's or the folder's.
+    init(_ source: Source, name file: String, budget: Duration, env: [String: String] = [:]) throws(ScriptError) {
         self.file = file
         JavaScriptCoreOptions.applied
         let group = JSContextGroupCreate()!
@@ -51,9 +63,10 @@ final class ScriptContext {
         self.group = group
         self.context = context
         JSString.with(file) { JSGlobalContextSetName(context, $0) }
+        ModuleCompiler.install(in: context)
 
         do {
-            try Self.evaluate(Prelude.source, in: context, file: "prelude")
+            try Self.evaluate(Prelude.source, in: context, file: Prelude.file)
         } catch {
             preconditionFailure("the prelude must load: \(error)")
         }
@@ -72,7 +85,30 @@ final class ScriptContext {
                 _ = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(context, setEnv, host, 1, $0.baseAddress, &exception) }
             }
         }
-        try Self.evaluate(source, in: context, file: file)
+        switch source {
+        case .file(let text):
+            try Self.evaluate(text, in: context, file: file)
+        case .project(let files, let entry):
+            try runProject(files: files, entry: entry)
+        }
+    }
+
+    private func runProject(files: [String: String], entry: String) throws(ScriptError) {
+        guard let run = Self.property("runProject", of: host, in: context), let json = try? JSONEncoder().encode(files) else {
+            throw ScriptError(file: file, line: nil, message: "the project could not be handed to the VM")
+        }
+        var exception: JSValueRef?
+        JSString.with(file) { name in
+            JSString.with(String(decoding: json, as: UTF8.self)) { filesRef in
+                JSString.with(entry) { entryRef in
+                    var arguments: [JSValueRef?] = [
+                        JSValueMakeString(context, name), JSValueMakeString(context, filesRef), JSValueMakeString(context, entryRef),
+                    ]
+                    _ = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(context, run, host, 3, $0.baseAddress, &exception) }
+                }
+            }
+        }
+        if let exception { throw Self.scriptError(exception, in: context, file: file) }
     }
 
     deinit {
@@ -210,13 +246,19 @@ final class ScriptContext {
             }
         }
         guard let exception else { return }
+        throw scriptError(exception, in: context, file: file)
+    }
+
+    /// The exception as `file:line: message`; a module's error names its own file.
+    private static func scriptError(_ exception: JSValueRef, in context: JSContextRef, file: String) -> ScriptError {
         let message = JSString.string(of: exception, in: context) ?? "unknown error"
-        var line: Int?
-        if let object = JSValueToObject(context, exception, nil),
-           let lineValue = JSString.with("line", { JSObjectGetProperty(context, object, $0, nil) }),
-           JSValueIsNumber(context, lineValue) {
-            line = Int(JSValueToNumber(context, lineValue, nil))
-        }
-        throw ScriptError(file: file, line: line, message: message)
+        guard let object = JSValueToObject(context, exception, nil) else { return ScriptError(file: file, line: nil, message: message) }
+        func property(_ name: String) -> JSValueRef? { JSString.with(name) { JSObjectGetProperty(context, object, $0, nil) } }
+        let line = property("line").flatMap { JSValueIsNumber(context, $0) ? Int(JSValueToNumber(context, $0, nil)) : nil }
+        let source = property("sourceURL").flatMap { JSValueIsString(context, $0) ? JSString.string(of: $0, in: context) : nil }
+        // Thrown by the prelude on the script's behalf (an unknown hook, a missing module):
+        // the message says where; the prelude's own line would only mislead.
+        if source == Prelude.file { return ScriptError(file: file, line: nil, message: message) }
+        return ScriptError(file: source ?? file, line: line, message: message)
     }
 }

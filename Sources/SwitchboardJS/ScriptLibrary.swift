@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 import Synchronization
@@ -96,25 +95,27 @@ public final class ScriptLibrary: Sendable {
     @discardableResult
     public func loadAll() async -> [ScriptError] {
         var errors: [ScriptError] = []
-        for file in Self.scriptFiles(in: settings.directory) {
-            if let error = await reload(file) { errors.append(error) }
+        for entry in ScriptFolder.entries(in: settings.directory) {
+            if let error = await reload(entry) { errors.append(error) }
         }
         return errors
     }
 
-    /// Loads, replaces or removes one script after its file changed. Returns the load error.
+    /// Loads, replaces or removes one script (`name.js`) or project folder (`name`) after
+    /// it changed. Returns the load error.
     @discardableResult
-    public func reload(_ file: String) async -> ScriptError? {
-        await reloads.run { await self.apply(file) }
+    public func reload(_ entry: String) async -> ScriptError? {
+        await reloads.run { await self.apply(entry) }
     }
 
     /// Watches the folder and reloads what changes, until the task is cancelled.
     public func watch() async throws {
         #if canImport(Glibc)
         let changes = try DirectoryWatcher.changes(in: settings.directory)
-        for await file in changes where file.hasSuffix(".js") && !file.hasPrefix(".") {
+        for await path in changes {
             if Task.isCancelled { return }
-            await reload(file)
+            guard let entry = ScriptFolder.entry(containing: path) else { continue }
+            await reload(entry)
         }
         #endif
     }
@@ -122,16 +123,13 @@ public final class ScriptLibrary: Sendable {
     private func apply(_ file: String) async -> ScriptError? {
         let started = ContinuousClock.now
         let name = Self.handlerName(for: file)
-        let path = URL(fileURLWithPath: settings.directory).appendingPathComponent(file).path
-        guard FileManager.default.fileExists(atPath: path) else {
-            pipeline.unregister(name: name)
-            statuses.withLock { $0[name] = nil }
-            logger.notice("hook script removed", metadata: ["script": "\(name)"])
-            return nil
-        }
         do {
-            let source = try String(contentsOfFile: path, encoding: .utf8)
-            let version = Self.version(of: source)
+            guard let (source, version) = try ScriptFolder.read(file, in: settings.directory) else {
+                pipeline.unregister(name: name)
+                statuses.withLock { $0[name] = nil }
+                logger.notice("hook script removed", metadata: ["script": "\(name)"])
+                return nil
+            }
             if statuses.withLock({ $0[name]?.activeVersion == version && $0[name]?.error == nil }) { return nil }
             let handler = try await load(source, name: name, version: version, file: file)
             pipeline.register(handler)
@@ -151,7 +149,7 @@ public final class ScriptLibrary: Sendable {
         }
     }
 
-    private func load(_ source: String, name: String, version: String, file: String) async throws -> ScriptHandler {
+    private func load(_ source: ScriptContext.Source, name: String, version: String, file: String) async throws -> ScriptHandler {
         let key = ScriptWorker.Key(name: name, version: version)
         // Top-level code runs under the default budget; calls get the script's own once known.
         let report = try await pool.load(key, source: source, file: file, budget: pipeline.settings.defaultBudget, env: settings.env)
@@ -216,19 +214,14 @@ public final class ScriptLibrary: Sendable {
         }
     }
 
-    /// `keyword-filter.js` runs as the handler `keyword-filter`.
+    /// `keyword-filter.js` runs as the handler `keyword-filter`, the folder `myapp` as `myapp`.
     static func handlerName(for file: String) -> String {
         file.hasSuffix(".js") ? String(file.dropLast(3)) : file
     }
 
-    static func version(of source: String) -> String {
-        SHA256.hash(data: Data(source.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// The `.js` files of a folder, in name order.
-    public static func scriptFiles(in directory: String) -> [String] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return files.filter { $0.hasSuffix(".js") && !$0.hasPrefix(".") }.sorted()
+    /// The loose scripts (`name.js`) and project folders (`name`) of a hooks folder.
+    public static func entries(in directory: String) -> [String] {
+        ScriptFolder.entries(in: directory)
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {

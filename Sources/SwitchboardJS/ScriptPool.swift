@@ -31,7 +31,7 @@ final class ScriptPool: Sendable {
 
     /// Loads a script version on every worker; if it fails anywhere it is loaded nowhere.
     func load(
-        _ key: ScriptWorker.Key, source: String, file: String, budget: Duration, env: [String: String]
+        _ key: ScriptWorker.Key, source: ScriptContext.Source, file: String, budget: Duration, env: [String: String]
     ) async throws(ScriptError) -> ScriptWorker.LoadReport {
         let envJSON = (try? JSONEncoder().encode(env)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let results = await withTaskGroup(of: Result<ScriptWorker.LoadReport, ScriptError>.self) { group in

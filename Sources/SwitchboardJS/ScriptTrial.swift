@@ -24,6 +24,24 @@ public enum ScriptTrial {
     public static func run(
         source: String, file: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String] = [:]
     ) async throws(ScriptError) -> Report {
+        try await run(.file(source), name: file, hook: hook, paramsJSON: paramsJSON, budget: budget, env: env)
+    }
+
+    /// The same for a script file or a LeanEngine project folder at `path`.
+    public static func run(
+        path: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String] = [:]
+    ) async throws(ScriptError) -> Report {
+        let url = URL(fileURLWithPath: path).standardized
+        let entry = url.lastPathComponent
+        guard let (source, _) = try ScriptFolder.read(entry, in: url.deletingLastPathComponent().path) else {
+            throw ScriptError(file: path, line: nil, message: "not found")
+        }
+        return try await run(source, name: entry, hook: hook, paramsJSON: paramsJSON, budget: budget, env: env)
+    }
+
+    private static func run(
+        _ source: ScriptContext.Source, name file: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String]
+    ) async throws(ScriptError) -> Report {
         let pool = Self.pool()
         let key = ScriptWorker.Key(name: file, version: "trial")
         let loaded = try await pool.load(key, source: source, file: file, budget: budget, env: env)
@@ -40,9 +58,13 @@ public enum ScriptTrial {
         return Report(outcome: outcome, console: loaded.logs + call.logs, duration: duration, hooks: loaded.hooks)
     }
 
-    /// Loads `source` to see whether it would load, and which hooks it defines.
-    public static func check(source: String, file: String, budget: Duration) async throws(ScriptError) -> [String] {
-        try await pool().load(ScriptWorker.Key(name: file, version: "trial"), source: source, file: file, budget: budget, env: [:]).hooks
+    /// Loads a script or project folder of a hooks folder (`name.js` or `name`) to see
+    /// whether it would load, and which hooks it defines.
+    public static func check(entry: String, in directory: String, budget: Duration) async throws(ScriptError) -> [String] {
+        guard let (source, version) = try ScriptFolder.read(entry, in: directory) else {
+            throw ScriptError(file: entry, line: nil, message: "not found")
+        }
+        return try await pool().load(ScriptWorker.Key(name: entry, version: version), source: source, file: entry, budget: budget, env: [:]).hooks
     }
 
     private static func pool() -> ScriptPool {

@@ -23,7 +23,7 @@ final class ScriptWorker: Sendable {
     private let onLoss: @Sendable (Loss, Key) -> Void
 
     private struct Script {
-        var source: String
+        var source: ScriptContext.Source
         var file: String
         var budget: Int64
         var envJSON: String
@@ -95,7 +95,7 @@ final class ScriptWorker: Sendable {
     }
 
     /// Loads a script version into this worker's host.
-    func load(_ key: Key, source: String, file: String, budget: Duration, envJSON: String) async throws(ScriptError) -> LoadReport {
+    func load(_ key: Key, source: ScriptContext.Source, file: String, budget: Duration, envJSON: String) async throws(ScriptError) -> LoadReport {
         let nanoseconds = Self.nanoseconds(budget)
         let result = await withCheckedContinuation { continuation in
             send(key: key, budget: nanoseconds, waiter: .load(continuation)) { state, id in

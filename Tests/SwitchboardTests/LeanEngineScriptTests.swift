@@ -119,3 +119,139 @@ import Testing
         #expect(await pipeline.run(MessageReceivedRequest.sample()).request.content == "> hello")
     }
 }
+
+/// Project folders: an entry module requiring the project's other files and vendored
+/// packages, as Node resolves them.
+@Suite struct LeanEngineProjectTests {
+    private func project(_ files: [String: String], entry: String = "cloud.js") throws(ScriptError) -> ScriptContext {
+        try ScriptContext(.project(files: files, entry: entry), name: "myapp", budget: .milliseconds(200))
+    }
+
+    @Test func requiresResolveAsInNode() throws {
+        let script = try project([
+            "cloud.js": """
+                var AV = require('leanengine');
+                var mask = require('./cloud/mask');
+                var words = require('cloud/words.json');
+                var pad = require('left-pad');
+                AV.Cloud.define('_messageReceived', function (request, response) {
+                  response.success({ content: pad(mask(request.params.content, words.banned), 12) });
+                });
+                """,
+            "cloud/mask.js": """
+                var util = require('../lib/util');
+                module.exports = function (text, banned) { return banned.reduce((t, word) => util.replaceAll(t, word, '*'), text); };
+                """,
+            "lib/util.js": "exports.replaceAll = function (text, word, mark) { return text.split(word).join(mark.repeat(word.length)); };",
+            "cloud/words.json": #"{ "banned": ["darn"] }"#,
+            "node_modules/left-pad/package.json": #"{ "name": "left-pad", "main": "lib/pad" }"#,
+            "node_modules/left-pad/lib/pad.js": "module.exports = (text, width) => ' '.repeat(Math.max(0, width - text.length)) + text;",
+        ])
+        #expect(script.invoke(hook: "_messageReceived", paramsJSON: #"{"content":"oh darn"}"#) == .value(#"{"content":"     oh ****"}"#))
+    }
+
+    @Test func aCycleSeesWhatIsExportedSoFar() throws {
+        let script = try project([
+            "cloud.js": "var a = require('./a'); AV.Cloud.onIMMessageReceived(() => ({ content: a.seen }));",
+            "a.js": "exports.early = 'yes'; var b = require('./b'); exports.seen = b.sawEarly;",
+            "b.js": "var a = require('./a'); exports.sawEarly = String(a.early);",
+        ])
+        #expect(script.invoke(hook: "_messageReceived", paramsJSON: "{}") == .value(#"{"content":"yes"}"#))
+    }
+
+    @Test func aMissingModuleFailsTheLoadNamingItAndWhereItWasRequired() {
+        do {
+            _ = try project(["cloud.js": "var helpers = require('./cloud/helpers');", "cloud/helpers.js": "\n\nvar express = require('express');"])
+            Issue.record("a missing module loaded")
+        } catch {
+            #expect(error.message.contains("module 'express' cannot be loaded"))
+            #expect(error.message.contains("myapp/cloud/helpers.js:3"))
+        }
+    }
+
+    @Test func aSyntaxErrorNamesItsModuleAndLine() {
+        do {
+            _ = try project(["cloud.js": "require('./broken');", "broken.js": "var ok = 1;\nvar x = ;"])
+            Issue.record("a broken module loaded")
+        } catch {
+            #expect(error.file == "myapp/broken.js")
+            #expect(error.line == 2)
+        }
+    }
+
+    @Test func modulesCannotLeaveTheirProject() {
+        #expect(throws: ScriptError.self) { try project(["cloud.js": "require('../../etc/passwd');"]) }
+    }
+}
+
+/// Project folders dropped into the hooks folder, as an operator does.
+@Suite struct LeanEngineProjectFolderTests {
+    private let directory = TestServer.temporaryDirectory()
+
+    private func write(_ path: String, _ text: String) throws {
+        let url = URL(fileURLWithPath: directory + "/" + path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    private func writeProject() throws {
+        try write("myapp/package.json", #"{ "name": "myapp", "main": "server.js" }"#)
+        try write("myapp/server.js", "var express = require('express'); var app = express(); app.listen(3000);")
+        try write("myapp/cloud.js", """
+            var AV = require('leanengine');
+            var filter = require('./cloud/filter');
+            AV.Cloud.define('hello', function (request, response) { response.success('hi'); });
+            AV.Cloud.define('_messageReceived', function (request, response) {
+              response.success({ content: filter.clean(request.params.content) });
+            });
+            """)
+        try write("myapp/cloud/filter.js", "exports.clean = function (text) { return text.replace('darn', '****'); };")
+    }
+
+    @Test func aProjectLoadsFromCloudJsAndReloadsWhenAnyFileChanges() async throws {
+        try writeProject()
+        let pipeline = HookPipeline(logger: Logger(label: "test"))
+        let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"))
+        #expect(await library.loadAll().isEmpty)
+        #expect(library.status["myapp"]?.notRun == ["function hello"])
+        #expect(await pipeline.run(MessageReceivedRequest.sample("oh darn")).request.content == "oh ****")
+
+        let watching = Task { try await library.watch() }
+        defer { watching.cancel() }
+        try await Task.sleep(for: .milliseconds(100))
+        try write("myapp/cloud/filter.js", "exports.clean = function (text) { return text.toUpperCase(); };")
+        #expect(try await eventually { await pipeline.run(MessageReceivedRequest.sample("quiet")).request.content == "QUIET" })
+
+        // A broken edit keeps the version that serves.
+        try write("myapp/cloud/filter.js", "exports.clean = function (text) { return ; ;; }}")
+        #expect(try await eventually { library.status["myapp"]?.error != nil })
+        #expect(await pipeline.run(MessageReceivedRequest.sample("still")).request.content == "STILL")
+
+        try FileManager.default.removeItem(atPath: directory + "/myapp")
+        #expect(try await eventually { !pipeline.hasHandlers(for: .messageReceived) })
+    }
+
+    @Test func hooksTestRunsAProjectFolder() async throws {
+        try writeProject()
+        let report = try await ScriptTrial.run(
+            path: directory + "/myapp", hook: "_messageReceived", paramsJSON: #"{"content":"darn"}"#, budget: .milliseconds(200)
+        )
+        #expect(report.outcome == .value(#"{"content":"****"}"#))
+    }
+
+    @Test func aFolderWithoutAnEntryIsALoadError() async throws {
+        try write("notes/readme.json", "{}")
+        let pipeline = HookPipeline(logger: Logger(label: "test"))
+        let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"))
+        let errors = await library.loadAll()
+        #expect(errors.first?.message.contains("no entry module") == true)
+    }
+
+    private func eventually(_ condition: () async -> Bool) async throws -> Bool {
+        for _ in 0..<100 {
+            if await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+}

@@ -1,6 +1,6 @@
 /// What the server asks of a script host. Hosts answer loads and calls, in the order asked.
 enum HostRequest {
-    case load(id: Int64, key: ScriptWorker.Key, file: String, source: String, budgetNanoseconds: Int64, envJSON: String)
+    case load(id: Int64, key: ScriptWorker.Key, file: String, source: ScriptContext.Source, budgetNanoseconds: Int64, envJSON: String)
     case setBudget(key: ScriptWorker.Key, budgetNanoseconds: Int64)
     case invoke(id: Int64, key: ScriptWorker.Key, hook: String, paramsJSON: String)
     case unload(key: ScriptWorker.Key)
@@ -13,7 +13,7 @@ enum HostRequest {
             writer.integer(id)
             writer.key(key)
             writer.string(file)
-            writer.string(source)
+            writer.source(source)
             writer.integer(budget)
             writer.string(env)
         case .setBudget(let key, let budget):
@@ -38,7 +38,7 @@ enum HostRequest {
         switch try reader.byte() {
         case 1:
             self = .load(
-                id: try reader.integer(), key: try reader.key(), file: try reader.string(), source: try reader.string(),
+                id: try reader.integer(), key: try reader.key(), file: try reader.string(), source: try reader.source(),
                 budgetNanoseconds: try reader.integer(), envJSON: try reader.string()
             )
         case 2: self = .setBudget(key: try reader.key(), budgetNanoseconds: try reader.integer())
@@ -134,6 +134,20 @@ extension HostFrameWriter {
         string(key.version)
     }
 
+    fileprivate mutating func source(_ source: ScriptContext.Source) {
+        switch source {
+        case .file(let text):
+            byte(0)
+            string(text)
+        case .project(let files, let entry):
+            byte(1)
+            string(entry)
+            let paths = files.keys.sorted()
+            strings(paths)
+            strings(paths.map { files[$0]! })
+        }
+    }
+
     fileprivate mutating func logs(_ lines: [(level: String, text: String)]) {
         integer(Int64(lines.count))
         for line in lines {
@@ -146,6 +160,19 @@ extension HostFrameWriter {
 extension HostFrameReader {
     fileprivate mutating func key() throws(HostFrame.Broken) -> ScriptWorker.Key {
         ScriptWorker.Key(name: try string(), version: try string())
+    }
+
+    fileprivate mutating func source() throws(HostFrame.Broken) -> ScriptContext.Source {
+        switch try byte() {
+        case 0: return .file(try string())
+        case 1:
+            let entry = try string()
+            let paths = try strings()
+            let texts = try strings()
+            guard paths.count == texts.count else { throw HostFrame.Broken() }
+            return .project(files: Dictionary(zip(paths, texts)) { first, _ in first }, entry: entry)
+        default: throw HostFrame.Broken()
+        }
     }
 
     fileprivate mutating func logs() throws(HostFrame.Broken) -> [(level: String, text: String)] {

@@ -78,7 +78,7 @@ private struct HostedScripts {
             defer { memory.settle() }
             do throws(ScriptError) {
                 let env = (try? JSONDecoder().decode([String: String].self, from: Data(envJSON.utf8))) ?? [:]
-                let context = try ScriptContext(source: source, file: file, budget: .nanoseconds(budget), env: env)
+                let context = try ScriptContext(source, name: file, budget: .nanoseconds(budget), env: env)
                 contexts[key] = context
                 return .loaded(id: id, .success(ScriptWorker.LoadReport(
                     hooks: context.hooks, inert: context.inert, optionsJSON: context.optionsJSON,
