@@ -28,6 +28,30 @@ import Testing
         try await server.stop()
     }
 
+    @Test func aLeanEngineProjectFolderServesLiveTraffic() async throws {
+        let server = try await TestServer.start(scripts: [
+            "myapp/cloud.js": """
+                var AV = require('leanengine');
+                var filter = require('./cloud/filter');
+                AV.Cloud.define('_messageReceived', function (request, response) {
+                  var typed = JSON.parse(request.params.content);
+                  typed._lctext = filter.clean(typed._lctext);
+                  response.success({ content: JSON.stringify(typed) });
+                });
+                AV.Cloud.define('_receiversOffline', function (request, response) {
+                  response.success({ pushMessage: JSON.stringify({ alert: 'new message', badge: 'Increment' }) });
+                });
+                """,
+            "myapp/cloud/filter.js": "exports.clean = function (text) { return text.replace('darn', '****'); };",
+        ])
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob"])
+        _ = try await alice.request(.typedText("oh darn", cid: cid))
+        #expect(try await bob.nextMessage().msg == #"{"_lctext":"oh ****","_lctype":-1}"#)
+        try await server.stop()
+    }
+
     @Test func writingAScriptChangesTheNextMessage() async throws {
         let server = try await TestServer.start(scripts: ["mark.js": "AV.Cloud.onIMMessageReceived((r) => ({ content: 'v1:' + r.params.content }));"])
         let alice = try await server.login("alice")

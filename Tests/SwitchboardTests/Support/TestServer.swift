@@ -29,9 +29,11 @@ final class TestServer: Sendable {
         // The keyword filter only when a test asks for it.
         config.keywordFilter = nil
         configure(&config)
-        for (name, source) in scripts {
-            try FileManager.default.createDirectory(atPath: config.hooksDirectory, withIntermediateDirectories: true)
-            try source.write(toFile: config.hooksDirectory + "/" + name, atomically: true, encoding: .utf8)
+        // Paths may name files inside project folders: `myapp/cloud.js`.
+        for (path, source) in scripts {
+            let url = URL(fileURLWithPath: config.hooksDirectory + "/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try source.write(to: url, atomically: true, encoding: .utf8)
         }
         var logger = Logger(label: "switchboard-test")
         logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
