@@ -91,6 +91,27 @@ import Testing
         #expect(script.invoke(hook: "_messageReceived", paramsJSON: "{}") == .value(#"{"content":"demo,undefined,true"}"#))
     }
 
+    @Test func noGlobalBeyondECMAScriptAndTheDocumentedOnes() throws {
+        let script = try load("AV.Cloud.onIMMessageReceived(() => ({ content: Object.getOwnPropertyNames(globalThis).join(' ') }));")
+        guard case .value(let json) = script.invoke(hook: "_messageReceived", paramsJSON: "{}"),
+              let names = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String])?["content"]?.split(separator: " ")
+        else {
+            Issue.record("no list of globals")
+            return
+        }
+        let ecmaScript: Set<Substring> = [
+            "AggregateError", "Array", "ArrayBuffer", "Atomics", "BigInt", "BigInt64Array", "BigUint64Array", "Boolean", "DataView",
+            "Date", "Error", "EvalError", "FinalizationRegistry", "Float16Array", "Float32Array", "Float64Array", "Function", "Infinity",
+            "Int16Array", "Int32Array", "Int8Array", "Intl", "Iterator", "JSON", "Map", "Math", "NaN", "Number", "Object", "Promise",
+            "Proxy", "RangeError", "ReferenceError", "Reflect", "RegExp", "Set", "String", "Symbol", "SyntaxError", "TypeError",
+            "URIError", "Uint16Array", "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap", "WeakRef", "WeakSet",
+            "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "globalThis", "isFinite", "isNaN",
+            "parseFloat", "parseInt", "undefined", "unescape",
+        ]
+        let documented: Set<Substring> = ["AV", "console", "require", "module", "exports", "process", "__production", "__switchboard"]
+        #expect(Set(names).subtracting(ecmaScript).subtracting(documented).isEmpty, "\(Set(names).subtracting(ecmaScript).subtracting(documented))")
+    }
+
     @Test func legacyPromiseHelpersWork() throws {
         let script = try load("""
             AV.Cloud.define('_messageReceived', function (request, response) {
