@@ -72,7 +72,21 @@ enum Prelude {
         constructor(message, extra) { super(message); if (extra && typeof extra === 'object') this.code = extra.code; }
       };
 
-      // Storage classes load (files declare them at the top), and fail when used.
+      // What a call asks the server (a _Conversation query): asked when the call has run
+      // out of other work, answered before its Promise jobs go on.
+      const questions = [];
+      const awaiting = new Map();
+      let nextQuestion = 0;
+      function ask(kind, request) {
+        return new Promise((succeed, fail) => {
+          const id = ++nextQuestion;
+          awaiting.set(id, { succeed, fail });
+          questions.push({ id, kind, request });
+        });
+      }
+
+      // Storage classes load (files declare them at the top), and fail when used; only
+      // _Conversation is read, from Switchboard's own store.
       class AVObject {
         constructor(className, attributes) {
           this.className = typeof className === 'string' ? className : this.constructor.className;
@@ -81,7 +95,15 @@ enum Prelude {
         get(key) { return this.attributes[key]; }
         set(key, value) { if (typeof key === 'object') Object.assign(this.attributes, key); else this.attributes[key] = value; return this; }
         save() { return Promise.reject(notAvailable('Saving ' + this.className)); }
-        fetch() { return Promise.reject(notAvailable('Fetching ' + this.className)); }
+        fetch() {
+          if (this.className !== '_Conversation') return Promise.reject(notAvailable('Fetching ' + this.className));
+          return new AVQuery('_Conversation').get(this.id).then((found) => {
+            Object.assign(this.attributes, found.attributes);
+            this.createdAt = found.createdAt;
+            this.updatedAt = found.updatedAt;
+            return this;
+          });
+        }
         destroy() { return Promise.reject(notAvailable('Deleting ' + this.className)); }
         static extend(className) {
           const name = typeof className === 'string' ? className : className && className.className;
@@ -91,15 +113,66 @@ enum Prelude {
         }
         static createWithoutData(className, id) { const object = new AVObject(className); object.id = id; return object; }
       }
-      class AVQuery {
-        constructor(objectClass) { this.className = typeof objectClass === 'string' ? objectClass : objectClass && objectClass.className; }
-        find() { return Promise.reject(notAvailable('Querying ' + this.className)); }
+      function conversation(json) {
+        const object = new AVObject('_Conversation');
+        object.id = json.objectId;
+        for (const key of Object.keys(json)) if (key !== 'objectId') object.attributes[key] = json[key];
+        object.createdAt = new Date(json.createdAt);
+        object.updatedAt = new Date(json.updatedAt);
+        return object;
       }
-      for (const name of ['first', 'get', 'count', 'each', 'destroyAll']) AVQuery.prototype[name] = AVQuery.prototype.find;
-      for (const name of ['equalTo', 'notEqualTo', 'containedIn', 'notContainedIn', 'containsAll', 'exists', 'doesNotExist',
-        'greaterThan', 'greaterThanOrEqualTo', 'lessThan', 'lessThanOrEqualTo', 'startsWith', 'contains', 'matches',
-        'limit', 'skip', 'ascending', 'descending', 'addAscending', 'addDescending', 'include', 'select', 'matchesQuery']) {
-        AVQuery.prototype[name] = function () { return this; };
+      class AVQuery {
+        constructor(objectClass) {
+          this.className = typeof objectClass === 'string' ? objectClass : objectClass && objectClass.className;
+          this._where = {}; this._limit = 100; this._skip = 0; this._order = []; this._unsupported = [];
+        }
+        _condition(key, operator, value) {
+          const current = this._where[key];
+          this._where[key] = Object.assign(current && typeof current === 'object' && !Array.isArray(current) ? current : {}, { [operator]: value });
+          return this;
+        }
+        equalTo(key, value) { this._where[key] = value; return this; }
+        notEqualTo(key, value) { return this._condition(key, '$ne', value); }
+        containedIn(key, values) { return this._condition(key, '$in', values); }
+        notContainedIn(key, values) { return this._condition(key, '$nin', values); }
+        containsAll(key, values) { return this._condition(key, '$all', values); }
+        exists(key) { return this._condition(key, '$exists', true); }
+        doesNotExist(key) { return this._condition(key, '$exists', false); }
+        greaterThan(key, value) { return this._condition(key, '$gt', value); }
+        greaterThanOrEqualTo(key, value) { return this._condition(key, '$gte', value); }
+        lessThan(key, value) { return this._condition(key, '$lt', value); }
+        lessThanOrEqualTo(key, value) { return this._condition(key, '$lte', value); }
+        sizeEqualTo(key, size) { return this._condition(key, '$size', size); }
+        limit(count) { this._limit = count; return this; }
+        skip(count) { this._skip = count; return this; }
+        ascending(key) { this._order = [key]; return this; }
+        descending(key) { this._order = ['-' + key]; return this; }
+        addAscending(key) { this._order.push(key); return this; }
+        addDescending(key) { this._order.push('-' + key); return this; }
+        find() {
+          if (this.className !== '_Conversation') return Promise.reject(notAvailable('Querying ' + this.className));
+          if (this._unsupported.length > 0) return Promise.reject(new Error(this._unsupported.join(', ') + ' is not supported in _Conversation queries'));
+          const request = { where: this._where, limit: this._limit, skip: this._skip };
+          if (this._order.length > 0) request.order = this._order.join(',');
+          return ask('conversations', request).then((found) => found.map(conversation));
+        }
+        first() {
+          const saved = this._limit;
+          this._limit = 1;
+          const found = this.find();
+          this._limit = saved;
+          return found.then((list) => list[0]);
+        }
+        get(id) {
+          return this.equalTo('objectId', id).first().then((found) => found || Promise.reject(Object.assign(new Error('Object not found.'), { code: 101 })));
+        }
+        count() { return this.find().then((list) => list.length); }
+      }
+      for (const name of ['startsWith', 'endsWith', 'contains', 'matches', 'include', 'select', 'matchesQuery', 'near', 'withinKilometers']) {
+        AVQuery.prototype[name] = function () { this._unsupported.push(name); return this; };
+      }
+      for (const name of ['each', 'destroyAll']) {
+        AVQuery.prototype[name] = function () { return Promise.reject(notAvailable('AV.Query#' + name)); };
       }
       // The callback-era helpers of AV.Promise, on a Promise of its own.
       class AVPromise extends Promise {
@@ -227,6 +300,15 @@ enum Prelude {
         hooks() { return arrayFrom(handlers.keys()); },
         inert() { return inert.slice(); },
         setEnv(json) { Object.assign(env, parse(json)); Object.freeze(env); },
+        takeQuestions() { return stringify(questions.splice(0, questions.length)); },
+        answer(json) {
+          for (const answer of parse(json)) {
+            const waiter = awaiting.get(answer.id);
+            if (!waiter) continue;
+            awaiting.delete(answer.id);
+            if (answer.error !== undefined) waiter.fail(new Error(answer.error)); else waiter.succeed(answer.result);
+          }
+        },
         // A project folder: its files by path, then its entry module run.
         runProject(name, filesJSON, entry) {
           project = name;

@@ -11,6 +11,9 @@ final class ScriptContext {
         case value(String)
         case failed(String)
         case timedOut
+        /// The call waits for the server's answers to these questions (JSON); hand them to
+        /// `resume`.
+        case asking(String)
     }
 
     /// Whether the last call left console lines to drain.
@@ -111,7 +114,11 @@ final class ScriptContext {
         if let exception { throw Self.scriptError(exception, in: context, file: file) }
     }
 
+    /// The Promise of a call that waits for answers, kept from the collector until then.
+    private var waitingBox: JSValueRef?
+
     deinit {
+        if let waitingBox { JSValueUnprotect(context, waitingBox) }
         JSGlobalContextRelease(context)
         JSContextGroupRelease(group)
     }
@@ -161,12 +168,42 @@ final class ScriptContext {
             return .failed("\(error)")
         }
         if JSValueIsString(context, box) { return decode(box) }
-        // A Promise: leaving the call above ran the microtask queue, so one that can settle has.
+        return settle(box)
+    }
+
+    /// Continues a call that asked the server for something, with its answers (JSON).
+    func resume(answersJSON: String) -> Outcome {
+        guard let box = waitingBox, let answer = Self.property("answer", of: host, in: context) else {
+            return .failed("no call is waiting for answers")
+        }
+        JSValueUnprotect(context, box)
+        waitingBox = nil
+        do {
+            try JSString.with(answersJSON) { json in
+                var arguments: [JSValueRef?] = [JSValueMakeString(context, json)]
+                _ = try call(answer, arguments: &arguments)
+            }
+        } catch let failure as CallFailure {
+            return failure.outcome
+        } catch {
+            return .failed("\(error)")
+        }
+        return settle(box)
+    }
+
+    /// A call's Promise after the microtask queue ran (leaving a call into JavaScript runs
+    /// it): its result, the questions it waits on, or a failure if it can never settle.
+    private func settle(_ box: JSValueRef) -> Outcome {
         var arguments: [JSValueRef?] = [box]
-        guard let settled = try? call(settledFunction, arguments: &arguments), JSValueIsString(context, settled) else {
+        if let settled = try? call(settledFunction, arguments: &arguments), JSValueIsString(context, settled) {
+            return decode(settled)
+        }
+        guard let questions = callHostString("takeQuestions"), questions != "[]" else {
             return .failed("the hook returned a Promise that never settled")
         }
-        return decode(settled)
+        JSValueProtect(context, box)
+        waitingBox = box
+        return .asking(questions)
     }
 
     /// Reads the prelude's encoding: 'o' or 'e', '1' if console lines wait, then the text.
@@ -219,6 +256,14 @@ final class ScriptContext {
         }
         guard let result else { throw .threw("no result") }
         return result
+    }
+
+    /// A host function's string result.
+    private func callHostString(_ name: String) -> String? {
+        guard let function = Self.property(name, of: host, in: context) else { return nil }
+        var none: [JSValueRef?] = []
+        guard let value = try? call(function, arguments: &none), JSValueIsString(context, value) else { return nil }
+        return JSString.string(of: value, in: context)
     }
 
     private func callHost(_ name: String) -> String? {

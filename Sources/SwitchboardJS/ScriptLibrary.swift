@@ -68,7 +68,9 @@ public final class ScriptLibrary: Sendable {
     /// When each script last ran past its budget, within the overrun window.
     private let overruns = Mutex<[String: [ContinuousClock.Instant]]>([:])
 
-    public init(settings: Settings, pipeline: HookPipeline, logger: Logger) {
+    /// - Parameter services: what scripts may read while they run (`_Conversation`); nil
+    ///   answers their queries with an error.
+    public init(settings: Settings, pipeline: HookPipeline, logger: Logger, services: (any ScriptServices)? = nil) {
         self.settings = settings
         self.pipeline = pipeline
         let lost = Dictionary(uniqueKeysWithValues: [ScriptWorker.Loss.overran, .memory, .crashed].map { loss in
@@ -85,6 +87,8 @@ public final class ScriptLibrary: Sendable {
             logger.error("a script host was lost in a request and started again", metadata: [
                 "script": "\(key.name)", "version": "\(key.version)", "reason": "\(loss.rawValue)",
             ])
+        } onAsk: { [questions = ScriptQuestions(services: services)] json in
+            await questions.answer(json)
         }
         self.logger = logger
     }

@@ -11,12 +11,14 @@ final class ScriptPool: Sendable {
     ///   - executable: what hosts run (see `HostProcess.executable`).
     ///   - allowance: bytes a host may grow past what its scripts took to load.
     ///   - onLoss: hears when a host was killed or died in a script's request, and why.
+    ///   - onAsk: answers running calls' questions (see `ScriptServices`).
     init(
         size: Int, overrunGrace: Duration, executable: String, allowance: Int,
-        onLoss: @escaping @Sendable (ScriptWorker.Loss, ScriptWorker.Key) -> Void
+        onLoss: @escaping @Sendable (ScriptWorker.Loss, ScriptWorker.Key) -> Void,
+        onAsk: @escaping @Sendable (String) async -> String = { _ in "[]" }
     ) {
         let workers = (0..<max(size, 1)).map {
-            ScriptWorker(index: $0, executable: executable, allowance: allowance, overrunGrace: overrunGrace, onLoss: onLoss)
+            ScriptWorker(index: $0, executable: executable, allowance: allowance, overrunGrace: overrunGrace, onLoss: onLoss, onAsk: onAsk)
         }
         self.workers = workers
         overdueWatch = OverdueWatch(workers: workers, interval: min(overrunGrace / 4, .milliseconds(50)))

@@ -21,6 +21,8 @@ final class ScriptWorker: Sendable {
     private let writing = Mutex<Void>(())
     private let state = Mutex<State>(State())
     private let onLoss: @Sendable (Loss, Key) -> Void
+    /// Answers a running call's questions (JSON in, JSON out).
+    private let onAsk: @Sendable (String) async -> String
 
     private struct Script {
         var source: ScriptContext.Source
@@ -70,13 +72,14 @@ final class ScriptWorker: Sendable {
     ///   - onLoss: hears which script's request a host was lost in, and why.
     init(
         index: Int, executable: String, allowance: Int, overrunGrace: Duration,
-        onLoss: @escaping @Sendable (Loss, Key) -> Void
+        onLoss: @escaping @Sendable (Loss, Key) -> Void, onAsk: @escaping @Sendable (String) async -> String
     ) {
         self.index = index
         self.executable = executable
         self.allowance = allowance
         self.overrunGrace = overrunGrace
         self.onLoss = onLoss
+        self.onAsk = onAsk
         signal(SIGPIPE, SIG_IGN)
     }
 
@@ -208,6 +211,10 @@ final class ScriptWorker: Sendable {
         while true {
             guard let host = state.withLock({ $0.host }) else { return }
             while let frame = try? HostFrame.read(from: host.replies), let reply = try? HostReply(decoding: frame) {
+                if case .asked(let id, let questions) = reply {
+                    answer(questions, forCall: id)
+                    continue
+                }
                 let waiter = state.withLock { state -> Waiter? in
                     guard let index = state.pending.firstIndex(where: { $0.id == reply.id }) else { return nil }
                     state.headSince = Self.uptime
@@ -220,6 +227,14 @@ final class ScriptWorker: Sendable {
                 }
             }
             guard replace(host) else { return }
+        }
+    }
+
+    /// Answers a running call's questions off this thread, which must go on reading.
+    private func answer(_ questions: String, forCall id: Int64) {
+        Task {
+            let answers = await onAsk(questions)
+            send(key: Key(name: "", version: ""), budget: 0, waiter: nil) { _, _ in .answer(id: id, json: answers) }
         }
     }
 

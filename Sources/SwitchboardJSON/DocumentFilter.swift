@@ -6,7 +6,7 @@
 /// `$and`, `$or`, and dotted paths into nested objects. LeanCloud dates
 /// (`{"__type": "Date", "iso": ...}`) compare by their ISO string.
 public struct DocumentFilter: Sendable {
-    public struct Unsupported: Error, Sendable {
+    public struct Unsupported: Error, Sendable, CustomStringConvertible {
         public var description: String
     }
 

@@ -39,7 +39,6 @@ public struct SwitchboardApplication: Sendable {
         keywordFilter = config.keywordFilter.map { KeywordFilter(settings: $0, logger: logger) }
         if let keywordFilter { hooks.register(keywordFilter) }
         if let messageTypes = config.messageTypes { hooks.register(MessageTypeValidator(settings: messageTypes)) }
-        scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger)
         store = try SQLiteStore(path: config.databasePath)
         background = WorkQueue(
             name: "background", capacity: config.backgroundQueueJobs, workers: 32, whenFull: .wait,
@@ -55,6 +54,7 @@ public struct SwitchboardApplication: Sendable {
         core = MessagingCore(
             settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background, logger: logger
         )
+        scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ConversationReader(core: core))
         gateway = WebSocketGateway(
             core: core,
             limits: .init(

@@ -276,3 +276,54 @@ import Testing
         return false
     }
 }
+
+/// `_Conversation` read from hooks, as LeanEngine code does it, answered from the server's store.
+@Suite struct ConversationQueriesInHooksTests {
+    @Test func hooksQueryAndFetchConversations() async throws {
+        let push = RecordingPushGateway()
+        let server = try await TestServer.start(push: push, scripts: ["rooms.js": """
+            var AV = require('leanengine');
+            AV.Cloud.define('_messageReceived', function (request, response) {
+              var query = new AV.Query('_Conversation');
+              query.equalTo('objectId', request.params.convId);
+              query.find().then(function (results) {
+                var conversation = results[0];
+                var tag = [conversation.get('name'), conversation.get('attr').level, conversation.get('m').length, conversation.get('c')].join('/');
+                return AV.Object.createWithoutData('_Conversation', request.params.convId).fetch().then(function (fetched) {
+                  response.success({ content: tag + ' ' + fetched.get('name') + ': ' + request.params.content });
+                });
+              }).catch(function (error) { response.error(error); });
+            });
+            AV.Cloud.define('_receiversOffline', async function (request) {
+              const mine = await new AV.Query('_Conversation').containsAll('m', [request.params.fromPeer]).descending('createdAt').find();
+              const users = await new AV.Query('_User').find().then(() => 'read', (error) => error.message);
+              return { pushMessage: JSON.stringify({ alert: mine.length + ' ' + users }) };
+            });
+            """])
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let reply = try await alice.request(.startConversation(members: ["bob", "carol"], name: "lunch", attributes: ["level": "3"]))
+        let cid = reply.convMessage.cid
+        _ = try await alice.request(.text("hi", cid: cid))
+        #expect(try await bob.nextMessage().msg == "lunch/3/3/alice lunch: hi")
+        // Carol is offline: the push payload came from a query too, and _User is refused.
+        let notice = try await push.next()
+        #expect(notice.payload["alert"]?.stringValue?.hasPrefix("1 Querying _User is not available in hook scripts") == true)
+        try await server.stop()
+    }
+
+    @Test func otherClassesAndUnsupportedConditionsFailWithAClearError() throws {
+        let script = try ScriptContext(source: """
+            AV.Cloud.onIMMessageReceived(() => new AV.Query('_Conversation').startsWith('name', 'a').find().then(() => ({})));
+            AV.Cloud.onIMMessageSent(() => new AV.Query('Todo').find().then(() => ({})));
+            """, file: "q.js", budget: .milliseconds(200))
+        guard case .failed(let unsupported) = script.invoke(hook: "_messageReceived", paramsJSON: "{}"),
+              case .failed(let other) = script.invoke(hook: "_messageSent", paramsJSON: "{}")
+        else {
+            Issue.record("the queries did not fail")
+            return
+        }
+        #expect(unsupported.contains("startsWith is not supported in _Conversation queries"))
+        #expect(other.contains("Querying Todo is not available in hook scripts"))
+    }
+}

@@ -13,12 +13,9 @@ struct ConversationCommands: Sendable {
     static let maxQueryLimit = 1000
     /// Conversations one query may name by id.
     static let maxQueryIDs = 100
-    static let maxSortKeys = 8
     /// Keys one `conv/update` may change, and the size the attributes may grow to.
     static let maxUpdateKeys = 100
     static let maxAttributesBytes = 65_536
-    /// Queries that name neither ids nor members read at most this many conversations.
-    static let scanLimit = 10_000
 
     let context: CoreContext
     let notifier: Notifier
@@ -283,7 +280,7 @@ struct ConversationCommands: Sendable {
             throw CommandError(.conversationAPIFailed, detail: "at most \(Self.maxQueryIDs) conversation ids per query")
         }
         let now = ServerClock.wallMilliseconds()
-        let conversations = try await candidates(for: whereDocument, cids: named).filter {
+        let conversations = try await ConversationSearch.candidates(for: whereDocument, ids: named, in: context.store).filter {
             // Temporary conversations are found by id only.
             !$0.isExpired(at: now) && context.access.isVisible($0, to: clientID) && (!$0.isTemporary || named.contains($0.id))
         }
@@ -293,10 +290,7 @@ struct ConversationCommands: Sendable {
         // compact form only shapes the answer.
         let documents = conversations.map { ($0, document($0, for: clientID, lastMessages: lastMessages, compact: false)) }
         let sortKeys = conv.hasSort ? conv.sort : "-updatedAt"
-        guard sortKeys.split(separator: ",").count <= Self.maxSortKeys else {
-            throw CommandError(.conversationAPIFailed, detail: "sort by at most \(Self.maxSortKeys) keys")
-        }
-        let sort = Self.ordering(sortKeys)
+        let sort = try ConversationSearch.ordering(sortKeys)
         let matching = documents.filter { filter.matches($0.1) }.sorted { sort($0.1, $1.1) }
         let skip = max(Int(conv.skip), 0)
         let limit = conv.hasLimit ? min(max(Int(conv.limit), 0), Self.maxQueryLimit) : Self.defaultQueryLimit
@@ -316,50 +310,6 @@ struct ConversationCommands: Sendable {
             compact: compact,
             membersHidden: !context.access.showsMembers(of: conversation, to: clientID)
         )
-    }
-
-    /// The conversations a query can match, read by id or member when the query names them.
-    private func candidates(for whereDocument: JSONValue, cids: [String]) async throws -> [Conversation] {
-        let ids = cids + Self.values(of: whereDocument["objectId"])
-        if !ids.isEmpty { return try await context.store.conversations(ids: ids) }
-        let members = Self.values(of: whereDocument["m"])
-        if !members.isEmpty { return try await context.store.conversations(withAnyMember: members) }
-        return try await context.store.recentConversations(limit: Self.scanLimit)
-    }
-
-    /// The strings a condition pins a field to: `"x"`, `{"$eq": "x"}`, `{"$in": [...]}`, `{"$all": [...]}`.
-    private static func values(of condition: JSONValue?) -> [String] {
-        guard let condition else { return [] }
-        if let value = condition.stringValue { return [value] }
-        for op in ["$eq", "$in", "$all"] {
-            if let value = condition[op]?.stringValue { return [value] }
-            if let values = condition[op]?.arrayValue { return values.compactMap(\.stringValue) }
-        }
-        return []
-    }
-
-    /// A comparator for a LeanCloud sort string: comma-separated keys, `-` for descending.
-    private static func ordering(_ sort: String) -> (JSONValue, JSONValue) -> Bool {
-        let keys = sort.split(separator: ",").map { key -> (String, Bool) in
-            let trimmed = key.trimmingCharacters(in: .whitespaces)
-            return trimmed.hasPrefix("-") ? (String(trimmed.dropFirst()), false) : (trimmed, true)
-        }
-        return { lhs, rhs in
-            for (key, ascending) in keys {
-                let a = lhs[key].map(DocumentFilter.comparable) ?? .null
-                let b = rhs[key].map(DocumentFilter.comparable) ?? .null
-                // Missing values sort last either way.
-                switch (a, b) {
-                case (.null, .null): continue
-                case (.null, _): return false
-                case (_, .null): return true
-                default:
-                    guard let order = DocumentFilter.order(a, b), order != 0 else { continue }
-                    return ascending ? order < 0 : order > 0
-                }
-            }
-            return false
-        }
     }
 
     // MARK: helpers

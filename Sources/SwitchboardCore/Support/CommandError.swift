@@ -15,3 +15,10 @@ public struct CommandError: Error, Equatable, Sendable {
         self.appMessage = appMessage
     }
 }
+
+extension CommandError: CustomStringConvertible {
+    /// `4301 CONVERSATION_API_FAILED: detail`, as logs and hook scripts read it.
+    public var description: String {
+        "\(code.rawValue) \(code.reason)" + (detail.map { ": \($0)" } ?? "")
+    }
+}

@@ -4,6 +4,8 @@ enum HostRequest {
     case setBudget(key: ScriptWorker.Key, budgetNanoseconds: Int64)
     case invoke(id: Int64, key: ScriptWorker.Key, hook: String, paramsJSON: String)
     case unload(key: ScriptWorker.Key)
+    /// The server's answers (JSON) to what call `id` asked for.
+    case answer(id: Int64, json: String)
 
     var encoded: [UInt8] {
         var writer = HostFrameWriter()
@@ -29,6 +31,10 @@ enum HostRequest {
         case .unload(let key):
             writer.byte(4)
             writer.key(key)
+        case .answer(let id, let json):
+            writer.byte(5)
+            writer.integer(id)
+            writer.string(json)
         }
         return writer.bytes
     }
@@ -44,19 +50,22 @@ enum HostRequest {
         case 2: self = .setBudget(key: try reader.key(), budgetNanoseconds: try reader.integer())
         case 3: self = .invoke(id: try reader.integer(), key: try reader.key(), hook: try reader.string(), paramsJSON: try reader.string())
         case 4: self = .unload(key: try reader.key())
+        case 5: self = .answer(id: try reader.integer(), json: try reader.string())
         default: throw HostFrame.Broken()
         }
     }
 }
 
-/// A script host's answer to a load or a call.
+/// A script host's answer to a load or a call, or a running call's question to the server.
 enum HostReply {
     case loaded(id: Int64, Result<ScriptWorker.LoadReport, ScriptError>)
     case called(id: Int64, ScriptWorker.Call)
+    /// Call `id` waits for the server's answers to these questions (JSON: `[{id, kind, request}]`).
+    case asked(id: Int64, json: String)
 
     var id: Int64 {
         switch self {
-        case .loaded(let id, _), .called(let id, _): id
+        case .loaded(let id, _), .called(let id, _), .asked(let id, _): id
         }
     }
 
@@ -88,6 +97,10 @@ enum HostReply {
             }
             writer.logs(call.logs)
             writer.integer(Int64(call.heapBytes ?? -1))
+        case .asked(let id, let json):
+            writer.byte(4)
+            writer.integer(id)
+            writer.string(json)
         }
         return writer.bytes
     }
@@ -122,6 +135,8 @@ enum HostReply {
             let logs = try reader.logs()
             let heap = try reader.integer()
             self = .called(id: id, ScriptWorker.Call(outcome: outcome, logs: logs, heapBytes: heap < 0 ? nil : Int(heap)))
+        case 4:
+            self = .asked(id: try reader.integer(), json: try reader.string())
         default:
             throw HostFrame.Broken()
         }

@@ -40,20 +40,46 @@ public enum ScriptHost {
         _ = try? ScriptContext(source: "", file: "warm-up", budget: .seconds(1))
         memory.start()
         var host = HostedScripts(memory: memory)
-        while true {
-            let request: HostRequest
-            do {
-                guard let frame = try HostFrame.read(from: 0) else { exit(0) }
-                request = try HostRequest(decoding: frame)
-            } catch {
-                exit(2)
+        var channel = HostChannel()
+        while let request = channel.next() {
+            host.handle(request, on: &channel)
+        }
+        exit(0)
+    }
+}
+
+/// The host's end of the pipes: requests in order, keeping those that arrive while a call
+/// waits for the server's answers until that call is done.
+private struct HostChannel {
+    private var deferred: [HostRequest] = []
+
+    /// The next request; nil once the server has closed the pipe.
+    mutating func next() -> HostRequest? {
+        deferred.isEmpty ? read() : deferred.removeFirst()
+    }
+
+    /// The answers to call `id`'s questions; nil once the server has closed the pipe.
+    mutating func answers(for id: Int64) -> String? {
+        while let request = read() {
+            if case .answer(let answered, let json) = request {
+                if answered == id { return json }
+                continue  // for a call that is over
             }
-            guard let reply = host.handle(request) else { continue }
-            do {
-                try HostFrame.write(reply.encoded, to: 1)
-            } catch {
-                exit(0)
-            }
+            deferred.append(request)
+        }
+        return nil
+    }
+
+    func write(_ reply: HostReply) {
+        do { try HostFrame.write(reply.encoded, to: 1) } catch { exit(0) }
+    }
+
+    private func read() -> HostRequest? {
+        do {
+            guard let frame = try HostFrame.read(from: 0) else { return nil }
+            return try HostRequest(decoding: frame)
+        } catch {
+            exit(2)
         }
     }
 }
@@ -72,7 +98,7 @@ private struct HostedScripts {
     let memory: MemoryWatch
     var contexts: [ScriptWorker.Key: ScriptContext] = [:]
 
-    mutating func handle(_ request: HostRequest) -> HostReply? {
+    mutating func handle(_ request: HostRequest, on channel: inout HostChannel) {
         switch request {
         case .load(let id, let key, let file, let source, let budget, let envJSON):
             defer { memory.settle() }
@@ -80,31 +106,39 @@ private struct HostedScripts {
                 let env = (try? JSONDecoder().decode([String: String].self, from: Data(envJSON.utf8))) ?? [:]
                 let context = try ScriptContext(source, name: file, budget: .nanoseconds(budget), env: env)
                 contexts[key] = context
-                return .loaded(id: id, .success(ScriptWorker.LoadReport(
+                channel.write(.loaded(id: id, .success(ScriptWorker.LoadReport(
                     hooks: context.hooks, inert: context.inert, optionsJSON: context.optionsJSON,
                     logs: context.drainLogs().map { (level: $0.0, text: $0.1) }
-                )))
+                ))))
             } catch {
-                return .loaded(id: id, .failure(error))
+                channel.write(.loaded(id: id, .failure(error)))
             }
         case .setBudget(let key, let budget):
             contexts[key]?.setBudget(.nanoseconds(budget))
-            return nil
         case .invoke(let id, let key, let hook, let params):
-            return .called(id: id, call(key, hook: hook, paramsJSON: params))
+            channel.write(.called(id: id, call(id, key, hook: hook, paramsJSON: params, on: &channel)))
         case .unload(let key):
             contexts[key] = nil
-            return nil
+        case .answer:
+            break  // for a call that is over
         }
     }
 
-    private func call(_ key: ScriptWorker.Key, hook: String, paramsJSON: String) -> ScriptWorker.Call {
+    private func call(_ id: Int64, _ key: ScriptWorker.Key, hook: String, paramsJSON: String, on channel: inout HostChannel) -> ScriptWorker.Call {
         guard let context = contexts[key] else { return ScriptWorker.Call(outcome: .notLoaded, logs: [], heapBytes: nil) }
         let started = Self.uptime
-        let outcome: ScriptWorker.Outcome = switch context.invoke(hook: hook, paramsJSON: paramsJSON) {
+        var step = context.invoke(hook: hook, paramsJSON: paramsJSON)
+        // A call that asked the server (a `_Conversation` query) goes on with its answers.
+        while case .asking(let questions) = step {
+            channel.write(.asked(id: id, json: questions))
+            guard let answers = channel.answers(for: id) else { exit(0) }
+            step = context.resume(answersJSON: answers)
+        }
+        let outcome: ScriptWorker.Outcome = switch step {
         case .value(let json): .value(json)
         case .failed(let message): .failed(message)
         case .timedOut: .timedOut
+        case .asking: .failed("unreachable")
         }
         let finished = Self.uptime
         if case .value(let json) = outcome, json.utf8.count > Self.maxResultBytes {

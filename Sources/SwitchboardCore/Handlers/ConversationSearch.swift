@@ -1,0 +1,58 @@
+import Foundation
+import SwitchboardJSON
+import SwitchboardWire
+
+/// What `conv/query` and hook scripts' `_Conversation` queries share: which stored
+/// conversations a `where` can match, and LeanCloud's sort strings.
+enum ConversationSearch {
+    /// Queries that name neither ids nor members read at most this many conversations.
+    static let scanLimit = 10_000
+    static let maxSortKeys = 8
+
+    /// The conversations a query can match, read by id or member when the query names them.
+    static func candidates(for whereDocument: JSONValue, ids named: [String], in store: any MessageStore) async throws -> [Conversation] {
+        let ids = named + values(of: whereDocument["objectId"])
+        if !ids.isEmpty { return try await store.conversations(ids: ids) }
+        let members = values(of: whereDocument["m"])
+        if !members.isEmpty { return try await store.conversations(withAnyMember: members) }
+        return try await store.recentConversations(limit: scanLimit)
+    }
+
+    /// The strings a condition pins a field to: `"x"`, `{"$eq": "x"}`, `{"$in": [...]}`, `{"$all": [...]}`.
+    private static func values(of condition: JSONValue?) -> [String] {
+        guard let condition else { return [] }
+        if let value = condition.stringValue { return [value] }
+        for op in ["$eq", "$in", "$all"] {
+            if let value = condition[op]?.stringValue { return [value] }
+            if let values = condition[op]?.arrayValue { return values.compactMap(\.stringValue) }
+        }
+        return []
+    }
+
+    /// A comparator for a LeanCloud sort string: comma-separated keys, `-` for descending.
+    static func ordering(_ sort: String) throws -> (JSONValue, JSONValue) -> Bool {
+        guard sort.split(separator: ",").count <= maxSortKeys else {
+            throw CommandError(.conversationAPIFailed, detail: "sort by at most \(maxSortKeys) keys")
+        }
+        let keys = sort.split(separator: ",").map { key -> (String, Bool) in
+            let trimmed = key.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("-") ? (String(trimmed.dropFirst()), false) : (trimmed, true)
+        }
+        return { lhs, rhs in
+            for (key, ascending) in keys {
+                let a = lhs[key].map(DocumentFilter.comparable) ?? .null
+                let b = rhs[key].map(DocumentFilter.comparable) ?? .null
+                // Missing values sort last either way.
+                switch (a, b) {
+                case (.null, .null): continue
+                case (.null, _): return false
+                case (_, .null): return true
+                default:
+                    guard let order = DocumentFilter.order(a, b), order != 0 else { continue }
+                    return ascending ? order < 0 : order > 0
+                }
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import SwitchboardCore
+import SwitchboardJS
+import SwitchboardJSON
+
+/// What hook scripts read while they run: `_Conversation`, from the core's store.
+struct ConversationReader: ScriptServices {
+    let core: MessagingCore
+
+    func conversations(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
+        try await core.conversationObjects(where: whereDocument, order: order, skip: skip, limit: limit)
+    }
+}
