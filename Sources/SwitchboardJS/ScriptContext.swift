@@ -191,6 +191,12 @@ final class ScriptContext {
         return settle(box)
     }
 
+    /// Gives up on the call waiting for answers; its Promise is left to the collector.
+    func abandonWaitingCall() {
+        if let waitingBox { JSValueUnprotect(context, waitingBox) }
+        waitingBox = nil
+    }
+
     /// A call's Promise after the microtask queue ran (leaving a call into JavaScript runs
     /// it): its result, the questions it waits on, or a failure if it can never settle.
     private func settle(_ box: JSValueRef) -> Outcome {

@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import SwitchboardJSON
 import Logging
 import SwitchboardHooks
 import Testing
@@ -312,6 +314,22 @@ import Testing
         try await server.stop()
     }
 
+    /// Waiting for answers costs the host no CPU, so only a count stops a call that queries
+    /// in a loop before the wall-clock backstop (seconds) would.
+    @Test func aCallCannotQueryWithoutEnd() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try "AV.Cloud.onIMMessageReceived(async () => { for (;;) await new AV.Query('_Conversation').find(); });"
+            .write(toFile: directory + "/loop.js", atomically: true, encoding: .utf8)
+        let store = CountingConversations()
+        let pipeline = HookPipeline(logger: Logger(label: "test"))
+        let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"), services: store)
+        #expect(await library.loadAll().isEmpty)
+        _ = await pipeline.run(MessageReceivedRequest.sample())
+        #expect(store.queries == 16)
+        let metrics = pipeline.metrics.registry.emitToString()
+        #expect(metrics.contains(#"switchboard_hook_failures_total{handler="loop",kind="script",point="_messageReceived"} 1"#))
+    }
+
     @Test func otherClassesAndUnsupportedConditionsFailWithAClearError() throws {
         let script = try ScriptContext(source: """
             AV.Cloud.onIMMessageReceived(() => new AV.Query('_Conversation').startsWith('name', 'a').find().then(() => ({})));
@@ -325,5 +343,16 @@ import Testing
         }
         #expect(unsupported.contains("startsWith is not supported in _Conversation queries"))
         #expect(other.contains("Querying Todo is not available in hook scripts"))
+    }
+}
+
+/// Answers every `_Conversation` query with nothing, counting them.
+private final class CountingConversations: ScriptServices {
+    private let count = Mutex(0)
+    var queries: Int { count.withLock { $0 } }
+
+    func conversations(where: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
+        count.withLock { $0 += 1 }
+        return []
     }
 }

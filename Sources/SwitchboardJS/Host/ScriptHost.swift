@@ -94,6 +94,8 @@ private struct HostedScripts {
     /// Results are content (5 KB), recipients (500 ids) and a push payload (4 KB): a result
     /// far larger is a script trying to make the server parse it.
     static let maxResultBytes = 256 << 10
+    /// Times one call may wait for the server's answers (queries run side by side count once).
+    static let maxQuestionRounds = 16
 
     let memory: MemoryWatch
     var contexts: [ScriptWorker.Key: ScriptContext] = [:]
@@ -129,7 +131,15 @@ private struct HostedScripts {
         let started = Self.uptime
         var step = context.invoke(hook: hook, paramsJSON: paramsJSON)
         // A call that asked the server (a `_Conversation` query) goes on with its answers.
+        // Waiting costs the host no CPU, so the rounds are counted: each costs the server a read.
+        var rounds = 0
         while case .asking(let questions) = step {
+            rounds += 1
+            guard rounds <= Self.maxQuestionRounds else {
+                context.abandonWaitingCall()
+                step = .failed("asked the server more than \(Self.maxQuestionRounds) times in one call")
+                break
+            }
             channel.write(.asked(id: id, json: questions))
             guard let answers = channel.answers(for: id) else { exit(0) }
             step = context.resume(answersJSON: answers)
