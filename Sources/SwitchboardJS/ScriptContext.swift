@@ -82,10 +82,9 @@ final class ScriptContext {
         setBudget(budget)
         if let setEnv = Self.property("setEnv", of: host, in: context),
            let json = try? JSONEncoder().encode(env) {
-            var exception: JSValueRef?
             JSString.with(String(decoding: json, as: UTF8.self)) { text in
                 var arguments: [JSValueRef?] = [JSValueMakeString(context, text)]
-                _ = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(context, setEnv, host, 1, $0.baseAddress, &exception) }
+                _ = try? call(setEnv, arguments: &arguments)
             }
         }
         switch source {
@@ -104,7 +103,7 @@ final class ScriptContext {
         JSString.with(file) { name in
             JSString.with(String(decoding: json, as: UTF8.self)) { filesRef in
                 JSString.with(entry) { entryRef in
-                    var arguments: [JSValueRef?] = [
+                    let arguments: [JSValueRef?] = [
                         JSValueMakeString(context, name), JSValueMakeString(context, filesRef), JSValueMakeString(context, entryRef),
                     ]
                     _ = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(context, run, host, 3, $0.baseAddress, &exception) }

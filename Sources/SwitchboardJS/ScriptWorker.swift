@@ -65,6 +65,11 @@ final class ScriptWorker: Sendable {
         var watched: (id: Int64, cpu: Int64)?
         var scripts: [Key: Script] = [:]
         var launchError: String?
+
+        /// A load's own budget; a call's is its script's, which may have changed since.
+        func budget(of request: Pending) -> Int64 {
+            request.budget > 0 ? request.budget : scripts[request.key]?.budget ?? 0
+        }
     }
 
     /// - Parameters:
@@ -92,8 +97,7 @@ final class ScriptWorker: Sendable {
         state.withLock { state in
             guard state.killedFor == nil, state.host != nil else { return true }
             guard let head = state.pending.first else { return false }
-            let budget = head.budget > 0 ? head.budget : state.scripts[head.key]?.budget ?? 0
-            return Int64(Self.uptime - state.headSince) > budget
+            return Int64(Self.uptime - state.headSince) > state.budget(of: head)
         }
     }
 
@@ -149,8 +153,7 @@ final class ScriptWorker: Sendable {
                 state.watched = (headID, cpu)
                 return false
             }
-            let budget = head.budget > 0 ? head.budget : state.scripts[head.key]?.budget ?? 0
-            let limit = budget + Self.nanoseconds(overrunGrace)
+            let limit = state.budget(of: head) + Self.nanoseconds(overrunGrace)
             let wall = Int64(Self.uptime - state.headSince)
             guard cpu - cpuAtFirstSight > limit || wall > max(10 * limit, 5_000_000_000) else { return false }
             state.killedFor = head.id

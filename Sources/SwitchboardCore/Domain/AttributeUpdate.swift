@@ -25,7 +25,8 @@ struct AttributeUpdate {
         guard path.count <= Self.maxPathDepth, !path.contains(where: \.isEmpty) else {
             throw CommandError(.conversationUpdateFailed, detail: "attribute keys have 1 to \(Self.maxPathDepth) non-empty dotted parts")
         }
-        guard !ConversationDocument.reservedKeys.contains(path[0]) || key == "name" else {
+        // `name` itself is the conversation's name, set apart before attributes are.
+        guard !ConversationDocument.reservedKeys.contains(path[0]) else {
             throw CommandError(.conversationUpdateFailed, detail: "\(path[0]) is the server's and cannot be changed")
         }
         let isDelete = value["__op"]?.stringValue == "Delete"

@@ -133,22 +133,25 @@ private struct HostedScripts {
         // A call that asked the server (a `_Conversation` query) goes on with its answers.
         // Waiting costs the host no CPU, so the rounds are counted: each costs the server a read.
         var rounds = 0
-        while case .asking(let questions) = step {
-            rounds += 1
-            guard rounds <= Self.maxQuestionRounds else {
-                context.abandonWaitingCall()
-                step = .failed("asked the server more than \(Self.maxQuestionRounds) times in one call")
-                break
+        let outcome: ScriptWorker.Outcome
+        answering: while true {
+            switch step {
+            case .value(let json): outcome = .value(json)
+            case .failed(let message): outcome = .failed(message)
+            case .timedOut: outcome = .timedOut
+            case .asking(let questions):
+                rounds += 1
+                guard rounds <= Self.maxQuestionRounds else {
+                    context.abandonWaitingCall()
+                    outcome = .failed("asked the server more than \(Self.maxQuestionRounds) times in one call")
+                    break answering
+                }
+                channel.write(.asked(id: id, json: questions))
+                guard let answers = channel.answers(for: id) else { exit(0) }
+                step = context.resume(answersJSON: answers)
+                continue answering
             }
-            channel.write(.asked(id: id, json: questions))
-            guard let answers = channel.answers(for: id) else { exit(0) }
-            step = context.resume(answersJSON: answers)
-        }
-        let outcome: ScriptWorker.Outcome = switch step {
-        case .value(let json): .value(json)
-        case .failed(let message): .failed(message)
-        case .timedOut: .timedOut
-        case .asking: .failed("unreachable")
+            break answering
         }
         let finished = Self.uptime
         if case .value(let json) = outcome, json.utf8.count > Self.maxResultBytes {
