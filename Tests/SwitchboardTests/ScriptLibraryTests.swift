@@ -133,7 +133,9 @@ import Testing
             AV.Cloud.setHookOptions({ budgetMs: 200, onFailure: 'closed' });
             AV.Cloud.onIMMessageReceived(() => { new Float64Array(2e7).sort(); return {}; });
             """)
-        let (library, pipeline) = library(overrunGrace: .milliseconds(50))
+        // The array is 160 MB, which is the default host allowance (2 × 64 + 32 MB): a host
+        // killed for its memory instead counted as `memory`. This test is about time.
+        let (library, pipeline) = library(heapCapBytes: 256 << 20, overrunGrace: .milliseconds(50))
         await library.loadAll()
         let outcome = await pipeline.run(MessageReceivedRequest.sample())
         #expect(outcome.isStopped)
