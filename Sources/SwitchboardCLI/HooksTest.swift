@@ -38,7 +38,8 @@ struct HooksTest: AsyncParsableCommand {
         }
         let budget: Duration = budgetMs.map { .milliseconds($0) } ?? settings.hooks.defaultBudget
         let report = try await ScriptTrial.run(
-            path: script, hook: point.rawValue, paramsJSON: paramsJSON, budget: budget, env: settings.scriptEnvironment
+            path: script, hook: point.rawValue, paramsJSON: paramsJSON, budget: budget, env: settings.scriptEnvironment,
+            services: ScriptServices(http: settings.scriptHTTP)
         )
         if !report.hooks.contains(point.rawValue) {
             print("note: the script defines no \(point.rawValue); the server would pass it through")

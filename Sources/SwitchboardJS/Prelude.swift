@@ -60,7 +60,7 @@ enum Prelude {
       for (const name of ['onVerified', 'onLogin', 'onAuthData', 'onInsight']) {
         Cloud[name] = function (kind) { inert.push(name + (typeof kind === 'string' ? ' ' + kind : '')); };
       }
-      for (const name of ['run', 'rpc', 'enqueue', 'requestSmsCode', 'verifySmsCode', 'httpRequest']) {
+      for (const name of ['run', 'rpc', 'enqueue', 'requestSmsCode', 'verifySmsCode']) {
         Cloud[name] = function () { return Promise.reject(notAvailable('AV.Cloud.' + name)); };
       }
       Cloud.useMasterKey = function () {};
@@ -84,6 +84,9 @@ enum Prelude {
           questions.push({ id, kind, request });
         });
       }
+
+    \#(http)
+      Cloud.httpRequest = httpRequest;
 
       // Storage classes load (files declare them at the top), and fail when used; only
       // _Conversation is read, from Switchboard's own store.
@@ -270,6 +273,7 @@ enum Prelude {
       Object.defineProperty(global, 'console', fixed(console));
       Object.defineProperty(global, 'AV', fixed(AV));
       Object.defineProperty(global, 'require', fixed(require));
+      Object.defineProperty(global, 'fetch', fixed(fetch));
       // Assignable, as in a CommonJS module: files set module.exports or exports.x.
       global.module = module;
       global.exports = module.exports;

@@ -204,7 +204,7 @@ final class ScriptContext {
             return decode(settled)
         }
         guard let questions = callHostString("takeQuestions"), questions != "[]" else {
-            return .failed("the hook returned a Promise that never settled")
+            return .failed("the hook never answered: its Promise never settled, or it never called response.success or response.error")
         }
         JSValueProtect(context, box)
         waitingBox = box

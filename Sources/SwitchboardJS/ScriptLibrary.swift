@@ -68,9 +68,9 @@ public final class ScriptLibrary: Sendable {
     /// When each script last ran past its budget, within the overrun window.
     private let overruns = Mutex<[String: [ContinuousClock.Instant]]>([:])
 
-    /// - Parameter services: what scripts may read while they run (`_Conversation`); nil
-    ///   answers their queries with an error.
-    public init(settings: Settings, pipeline: HookPipeline, logger: Logger, services: (any ScriptServices)? = nil) {
+    /// - Parameter services: what scripts may reach while they run (`_Conversation`, outbound
+    ///   HTTP); what is missing answers with an error.
+    public init(settings: Settings, pipeline: HookPipeline, logger: Logger, services: ScriptServices = ScriptServices()) {
         self.settings = settings
         self.pipeline = pipeline
         let lost = Dictionary(uniqueKeysWithValues: [ScriptWorker.Loss.overran, .memory, .crashed].map { loss in
@@ -81,14 +81,12 @@ public final class ScriptLibrary: Sendable {
         })
         self.pool = ScriptPool(
             size: settings.workers, overrunGrace: settings.overrunGrace, executable: settings.hostExecutable ?? HostProcess.executable,
-            allowance: settings.hostMemoryAllowance
+            allowance: settings.hostMemoryAllowance, services: services
         ) { loss, key in
             lost[loss]?.increment()
             logger.error("a script host was lost in a request and started again", metadata: [
                 "script": "\(key.name)", "version": "\(key.version)", "reason": "\(loss.rawValue)",
             ])
-        } onAsk: { [questions = ScriptQuestions(services: services)] json in
-            await questions.answer(json)
         }
         self.logger = logger
     }

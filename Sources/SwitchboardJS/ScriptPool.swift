@@ -11,14 +11,14 @@ final class ScriptPool: Sendable {
     ///   - executable: what hosts run (see `HostProcess.executable`).
     ///   - allowance: bytes a host may grow past what its scripts took to load.
     ///   - onLoss: hears when a host was killed or died in a script's request, and why.
-    ///   - onAsk: answers running calls' questions (see `ScriptServices`).
+    ///   - services: what running calls may ask for (see `ScriptServices`).
     init(
         size: Int, overrunGrace: Duration, executable: String, allowance: Int,
-        onLoss: @escaping @Sendable (ScriptWorker.Loss, ScriptWorker.Key) -> Void,
-        onAsk: @escaping @Sendable (String) async -> String = { _ in "[]" }
+        services: ScriptServices, onLoss: @escaping @Sendable (ScriptWorker.Loss, ScriptWorker.Key) -> Void
     ) {
+        let questions = ScriptQuestions(services: services)
         let workers = (0..<max(size, 1)).map {
-            ScriptWorker(index: $0, executable: executable, allowance: allowance, overrunGrace: overrunGrace, onLoss: onLoss, onAsk: onAsk)
+            ScriptWorker(index: $0, executable: executable, allowance: allowance, overrunGrace: overrunGrace, onLoss: onLoss, questions: questions)
         }
         self.workers = workers
         overdueWatch = OverdueWatch(workers: workers, interval: min(overrunGrace / 4, .milliseconds(50)))

@@ -22,27 +22,30 @@ public enum ScriptTrial {
 
     /// Loads `source` and calls its `hook` with `paramsJSON`. Throws if the script does not load.
     public static func run(
-        source: String, file: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String] = [:]
+        source: String, file: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String] = [:],
+        services: ScriptServices = ScriptServices()
     ) async throws(ScriptError) -> Report {
-        try await run(.file(source), name: file, hook: hook, paramsJSON: paramsJSON, budget: budget, env: env)
+        try await run(.file(source), name: file, hook: hook, paramsJSON: paramsJSON, budget: budget, env: env, services: services)
     }
 
     /// The same for a script file or a LeanEngine project folder at `path`.
     public static func run(
-        path: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String] = [:]
+        path: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String] = [:],
+        services: ScriptServices = ScriptServices()
     ) async throws(ScriptError) -> Report {
         let url = URL(fileURLWithPath: path).standardized
         let entry = url.lastPathComponent
         guard let (source, _) = try ScriptFolder.read(entry, in: url.deletingLastPathComponent().path) else {
             throw ScriptError(file: path, line: nil, message: "not found")
         }
-        return try await run(source, name: entry, hook: hook, paramsJSON: paramsJSON, budget: budget, env: env)
+        return try await run(source, name: entry, hook: hook, paramsJSON: paramsJSON, budget: budget, env: env, services: services)
     }
 
     private static func run(
-        _ source: ScriptContext.Source, name file: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String]
+        _ source: ScriptContext.Source, name file: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String],
+        services: ScriptServices
     ) async throws(ScriptError) -> Report {
-        let pool = Self.pool()
+        let pool = Self.pool(services: services)
         let key = ScriptWorker.Key(name: file, version: "trial")
         let loaded = try await pool.load(key, source: source, file: file, budget: budget, env: env)
         let started = ContinuousClock.now
@@ -67,10 +70,11 @@ public enum ScriptTrial {
         return try await pool().load(ScriptWorker.Key(name: entry, version: version), source: source, file: entry, budget: budget, env: [:]).hooks
     }
 
-    private static func pool() -> ScriptPool {
+    private static func pool(services: ScriptServices = ScriptServices()) -> ScriptPool {
         let settings = ScriptLibrary.Settings(directory: "", workers: 1)
         return ScriptPool(
-            size: 1, overrunGrace: settings.overrunGrace, executable: HostProcess.executable, allowance: settings.hostMemoryAllowance
+            size: 1, overrunGrace: settings.overrunGrace, executable: HostProcess.executable, allowance: settings.hostMemoryAllowance,
+            services: services
         ) { _, _ in }
     }
 }

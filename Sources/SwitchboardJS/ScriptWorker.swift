@@ -21,8 +21,8 @@ final class ScriptWorker: Sendable {
     private let writing = Mutex<Void>(())
     private let state = Mutex<State>(State())
     private let onLoss: @Sendable (Loss, Key) -> Void
-    /// Answers a running call's questions (JSON in, JSON out).
-    private let onAsk: @Sendable (String) async -> String
+    /// Answers running calls' questions.
+    private let questions: ScriptQuestions
 
     private struct Script {
         var source: ScriptContext.Source
@@ -77,14 +77,14 @@ final class ScriptWorker: Sendable {
     ///   - onLoss: hears which script's request a host was lost in, and why.
     init(
         index: Int, executable: String, allowance: Int, overrunGrace: Duration,
-        onLoss: @escaping @Sendable (Loss, Key) -> Void, onAsk: @escaping @Sendable (String) async -> String
+        onLoss: @escaping @Sendable (Loss, Key) -> Void, questions: ScriptQuestions
     ) {
         self.index = index
         self.executable = executable
         self.allowance = allowance
         self.overrunGrace = overrunGrace
         self.onLoss = onLoss
-        self.onAsk = onAsk
+        self.questions = questions
         signal(SIGPIPE, SIG_IGN)
     }
 
@@ -235,8 +235,13 @@ final class ScriptWorker: Sendable {
 
     /// Answers a running call's questions off this thread, which must go on reading.
     private func answer(_ questions: String, forCall id: Int64) {
+        // Waiting costs the call no CPU; its budget in wall time bounds what it waits for.
+        let remaining = state.withLock { state -> Int64 in
+            guard let head = state.pending.first, head.id == id else { return 0 }
+            return state.budget(of: head) - Int64(Self.uptime - state.headSince)
+        }
         Task {
-            let answers = await onAsk(questions)
+            let answers = await self.questions.answer(questions, remaining: .nanoseconds(remaining))
             send(key: Key(name: "", version: ""), budget: 0, waiter: nil) { _, _ in .answer(id: id, json: answers) }
         }
     }

@@ -3,7 +3,7 @@ import SwitchboardJS
 import SwitchboardJSON
 
 /// What hook scripts read while they run: `_Conversation`, from the core's store.
-struct ConversationReader: ScriptServices {
+struct ConversationReader: ScriptConversations {
     let core: MessagingCore
 
     func conversations(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {

@@ -65,6 +65,10 @@ public struct ServerConfig: Sendable, Equatable {
     public var scriptHeapCapMB = 64
     /// What scripts see as `process.env` (`hooks.env`).
     public var scriptEnvironment: [String: String] = [:]
+    /// Hosts scripts may call with `AV.Cloud.httpRequest` and `fetch` (`hooks.http.allow`).
+    public var scriptHTTPAllowList = HostAllowList.none
+    /// Past this, a response to a script's request is refused (`hooks.http.maxResponseBytes`).
+    public var scriptHTTPMaxResponseBytes = 1 << 20
     /// The built-in keyword filter; nil when turned off.
     public var keywordFilter: KeywordFilter.Settings? = KeywordFilter.Settings(file: "config/keywords.txt")
     /// The built-in typed-message check; nil when turned off (the default, so that apps
@@ -97,6 +101,11 @@ public struct ServerConfig: Sendable, Equatable {
         var settings = ScriptLibrary.Settings(directory: hooksDirectory, workers: scriptWorkers, heapCapBytes: scriptHeapCapMB << 20)
         settings.env = scriptEnvironment
         return settings
+    }
+
+    /// Outbound HTTP for scripts; nil (off) while the allow list is empty.
+    public var scriptHTTP: (any ScriptHTTP)? {
+        scriptHTTPAllowList.isEmpty ? nil : ScriptHTTPClient(allowList: scriptHTTPAllowList, maxResponseBytes: scriptHTTPMaxResponseBytes)
     }
 
     public var coreSettings: CoreSettings {
@@ -176,6 +185,11 @@ struct ConfigFile: Decodable {
         var handlers: [String: Policy]?
         /// Scripts' `process.env`.
         var env: [String: String]?
+        var http: HTTP?
+    }
+    struct HTTP: Decodable {
+        var allow: [String]?
+        var maxResponseBytes: Int?
     }
     struct Limits: Decodable {
         var maxContentBytes: Int?
@@ -252,6 +266,11 @@ struct ConfigFile: Decodable {
         config.scriptWorkers = hooks?.workers ?? config.scriptWorkers
         config.scriptHeapCapMB = hooks?.heapCapMB ?? config.scriptHeapCapMB
         config.scriptEnvironment = hooks?.env ?? config.scriptEnvironment
+        if let allow = hooks?.http?.allow { config.scriptHTTPAllowList = try HostAllowList(allow) }
+        if let bytes = hooks?.http?.maxResponseBytes {
+            guard bytes > 0 else { throw ConfigError("hooks.http.maxResponseBytes must be positive") }
+            config.scriptHTTPMaxResponseBytes = bytes
+        }
         if let budget = hooks?.budgetMs { config.hooks.defaultBudget = .milliseconds(budget) }
         config.hooks.defaultFailurePolicy = hooks?.onFailure ?? config.hooks.defaultFailurePolicy
         for (name, policy) in hooks?.points ?? [:] {

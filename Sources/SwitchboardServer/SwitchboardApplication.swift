@@ -54,7 +54,7 @@ public struct SwitchboardApplication: Sendable {
         core = MessagingCore(
             settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background, logger: logger
         )
-        scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ConversationReader(core: core))
+        scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ScriptServices(conversations: ConversationReader(core: core), http: config.scriptHTTP))
         gateway = WebSocketGateway(
             core: core,
             limits: .init(

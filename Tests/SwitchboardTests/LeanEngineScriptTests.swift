@@ -38,7 +38,7 @@ import Testing
         #expect(message.contains("not allowed"))
         #expect(script.invoke(hook: "_receiversOffline", paramsJSON: #"{"content":"hello world"}"#)
             == .value(#"{"pushMessage":"{\"badge\":\"Increment\",\"sound\":\"default\",\"_profile\":\"dev\",\"alert\":\"hello \"}"}"#))
-        #expect(script.invoke(hook: "_messageSent", paramsJSON: "{}") == .failed("the hook returned a Promise that never settled"))
+        #expect(script.invoke(hook: "_messageSent", paramsJSON: "{}") == .failed("the hook never answered: its Promise never settled, or it never called response.success or response.error"))
     }
 
     @Test func everyNameOfTheSDKIsTheSameObject() throws {
@@ -110,7 +110,7 @@ import Testing
             "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "globalThis", "isFinite", "isNaN",
             "parseFloat", "parseInt", "undefined", "unescape",
         ]
-        let documented: Set<Substring> = ["AV", "console", "require", "module", "exports", "process", "__production", "__switchboard"]
+        let documented: Set<Substring> = ["AV", "console", "fetch", "require", "module", "exports", "process", "__production", "__switchboard"]
         #expect(Set(names).subtracting(ecmaScript).subtracting(documented).isEmpty, "\(Set(names).subtracting(ecmaScript).subtracting(documented))")
     }
 
@@ -322,7 +322,7 @@ import Testing
             .write(toFile: directory + "/loop.js", atomically: true, encoding: .utf8)
         let store = CountingConversations()
         let pipeline = HookPipeline(logger: Logger(label: "test"))
-        let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"), services: store)
+        let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"), services: ScriptServices(conversations: store))
         #expect(await library.loadAll().isEmpty)
         _ = await pipeline.run(MessageReceivedRequest.sample())
         #expect(store.queries == 16)
@@ -347,7 +347,7 @@ import Testing
 }
 
 /// Answers every `_Conversation` query with nothing, counting them.
-private final class CountingConversations: ScriptServices {
+private final class CountingConversations: ScriptConversations {
     private let count = Mutex(0)
     var queries: Int { count.withLock { $0 } }
 

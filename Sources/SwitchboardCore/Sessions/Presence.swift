@@ -133,12 +133,16 @@ public final class Presence: Sendable {
         }
     }
 
-    /// Every device with a session open, and the connections of each.
+    /// Every device with a session open and caught up, and the connections of each.
     public var onlineDevices: [DeviceAddress: [Connection]] {
         state.withLock { state in
             var devices: [DeviceAddress: [Connection]] = [:]
-            for sessions in state.byClient.values {
-                for session in sessions.values { devices[session.device, default: []].append(session.connection) }
+            for (clientID, sessions) in state.byClient {
+                // One still catching up gets every pending message from its catch-up; sent
+                // here too, a message would arrive twice.
+                for (connectionID, session) in sessions where state.held[SessionKey(clientID: clientID, connectionID: connectionID)] == nil {
+                    devices[session.device, default: []].append(session.connection)
+                }
             }
             return devices
         }

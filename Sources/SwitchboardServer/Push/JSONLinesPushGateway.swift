@@ -29,7 +29,7 @@ actor JSONLinesPushGateway: PushGateway {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
             )
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
         }
         let opened = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try opened.seekToEnd()

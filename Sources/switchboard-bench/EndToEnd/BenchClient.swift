@@ -19,7 +19,7 @@ struct BenchClient: Sendable {
         var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
         configuration.additionalHeaders[.secWebSocketProtocol] = Subprotocol.protobuf3.rawValue
         Task {
-            try? await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/", configuration: configuration, logger: Logger(label: "bench-client")) {
+            _ = try? await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/", configuration: configuration, logger: Logger(label: "bench-client")) {
                 inbound, outbound, _ in
                 open.yield(true)
                 try await withThrowingTaskGroup(of: Void.self) { group in
