@@ -2,7 +2,7 @@
 /// orders them, gives each its budget and applies the failure policy.
 public protocol HookHandler: Sendable {
     var name: String { get }
-    /// `plugin`, `builtin` or `script`, for `hooks list` and metrics.
+    /// `plugin`, `builtin`, `script` or `remote`, for `hooks list` and metrics.
     var kind: String { get }
     var version: String { get }
     var priority: Int { get }

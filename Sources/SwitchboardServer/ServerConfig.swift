@@ -69,6 +69,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var scriptHTTPAllowList = HostAllowList.none
     /// Past this, a response to a script's request is refused (`hooks.http.maxResponseBytes`).
     public var scriptHTTPMaxResponseBytes = 1 << 20
+    /// LeanEngine apps answering hooks over HTTP (`hooks.remote`).
+    public var remoteEngines: [RemoteEngine] = []
     /// The built-in keyword filter; nil when turned off.
     public var keywordFilter: KeywordFilter.Settings? = KeywordFilter.Settings(file: "config/keywords.txt")
     /// The built-in typed-message check; nil when turned off (the default, so that apps
@@ -186,6 +188,53 @@ struct ConfigFile: Decodable {
         /// Scripts' `process.env`.
         var env: [String: String]?
         var http: HTTP?
+        var remote: [Remote]?
+    }
+    struct Remote: Decodable {
+        var name: String?
+        var url: String?
+        var hookKey: String?
+        var points: [String]?
+        var budgetMs: Int?
+        var onFailure: FailurePolicy?
+        var priority: Int?
+        var maxConcurrent: Int?
+        var breaker: Breaker?
+
+        struct Breaker: Decodable {
+            var failures: Int?
+            var cooldownMs: Int?
+        }
+
+        func engine(at index: Int) throws -> RemoteEngine {
+            let at = "hooks.remote[\(index)]"
+            guard let name, !name.isEmpty else { throw ConfigError("\(at).name is required") }
+            guard let url = url.flatMap(URL.init(string:)), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ConfigError("\(at).url must be the http(s) address of the LeanEngine app, e.g. http://127.0.0.1:3001")
+            }
+            guard let hookKey, !hookKey.isEmpty else {
+                throw ConfigError("\(at).hookKey is required: the app's LEANCLOUD_APP_HOOK_KEY, which LeanEngine checks on every hook")
+            }
+            var engine = RemoteEngine(name: name, url: url, hookKey: hookKey)
+            if let points {
+                engine.points = Set(try points.map { point in
+                    guard let hook = HookPoint(rawValue: point) else {
+                        throw ConfigError("\(at).points: unknown hook point \(point); expected one of \(HookPoint.allCases.map(\.rawValue))")
+                    }
+                    return hook
+                })
+            }
+            engine.budget = budgetMs.map { .milliseconds($0) }
+            engine.failurePolicy = onFailure
+            engine.priority = priority
+            if let maxConcurrent {
+                guard maxConcurrent > 0 else { throw ConfigError("\(at).maxConcurrent must be positive") }
+                engine.maxConcurrent = maxConcurrent
+            }
+            engine.breakerFailures = breaker?.failures ?? engine.breakerFailures
+            if let cooldown = breaker?.cooldownMs { engine.breakerCooldown = .milliseconds(cooldown) }
+            return engine
+        }
     }
     struct HTTP: Decodable {
         var allow: [String]?
@@ -266,6 +315,10 @@ struct ConfigFile: Decodable {
         config.scriptWorkers = hooks?.workers ?? config.scriptWorkers
         config.scriptHeapCapMB = hooks?.heapCapMB ?? config.scriptHeapCapMB
         config.scriptEnvironment = hooks?.env ?? config.scriptEnvironment
+        config.remoteEngines = try (hooks?.remote ?? []).enumerated().map { try $1.engine(at: $0) }
+        if Set(config.remoteEngines.map(\.name)).count < config.remoteEngines.count {
+            throw ConfigError("hooks.remote: two engines have the same name")
+        }
         if let allow = hooks?.http?.allow { config.scriptHTTPAllowList = try HostAllowList(allow) }
         if let bytes = hooks?.http?.maxResponseBytes {
             guard bytes > 0 else { throw ConfigError("hooks.http.maxResponseBytes must be positive") }

@@ -87,7 +87,15 @@ public struct SwitchboardApplication: Sendable {
         for plugin in plugins {
             hooks.register(PluginHandler(plugin))
         }
+        register(config.remoteEngines, appID: config.appID, masterKey: config.masterKey, into: hooks, logger: logger)
         return hooks
+    }
+
+    /// Adds a handler of kind `remote` for each LeanEngine app (see `RemoteEngine`).
+    public static func register(_ engines: [RemoteEngine], appID: String, masterKey: String, into hooks: HookPipeline, logger: Logger) {
+        for engine in engines {
+            hooks.register(RemoteHookHandler(engine: engine, appID: appID, masterKey: masterKey, metrics: hooks.metrics, logger: logger))
+        }
     }
 
     /// Serves until SIGINT or SIGTERM, then says `goaway` to clients and stops gracefully.

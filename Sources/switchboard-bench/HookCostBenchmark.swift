@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SwitchboardHooks
 import SwitchboardJS
+import SwitchboardServer
 
 /// What one message costs at `_messageReceived` with each kind of handler.
 struct HookCostBenchmark {
@@ -49,6 +50,12 @@ struct HookCostBenchmark {
         rows.append(try await measure("pass-through Swift plugin", request) { $0.register(PluginHandler(PassThrough())) })
         rows.append(try await measure("trivial JavaScript hook", request) { try await Self.loadScript(Self.trivialScript, into: $0, logger: logger) })
         rows.append(try await measure("realistic JavaScript hook", request) { try await Self.loadScript(Self.realisticScript, into: $0, logger: logger) })
+        let engine = try await LoopbackEngine.start(logger: logger)
+        rows.append(try await measure("trivial remote hook, HTTP to an engine on loopback", request) { pipeline in
+            let remote = RemoteEngine(name: "engine", url: engine.url, hookKey: "bench")
+            SwitchboardApplication.register([remote], appID: "bench", masterKey: "bench", into: pipeline, logger: logger)
+        })
+        await engine.stop()
         let words = KeywordBenchmark.words(1000) + ["darn"]
         rows.append(try await measure("built-in keyword filter, 1,000 words", request) { pipeline in
             pipeline.register(try KeywordBenchmark.builtinFilter(words, logger: logger))

@@ -14,13 +14,6 @@ struct ScriptHTTPClient: ScriptHTTP {
     /// Headers the client sets itself; from a script they could only confuse the exchange.
     private static let reserved: Set<String> = ["host", "connection", "content-length", "transfer-encoding", "keep-alive", "upgrade", "te", "trailer"]
 
-    /// One for the process, pooling connections across calls. AsyncHTTPClient requires a
-    /// client to be shut down before it is deinitialised; a static never is.
-    private static let client = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)))
-    )
-
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -53,7 +46,7 @@ struct ScriptHTTPClient: ScriptHTTP {
             }
             if !outgoing.headers.contains(name: "user-agent") { outgoing.headers.add(name: "User-Agent", value: "Switchboard-Hooks") }
             if let body { outgoing.body = .bytes(ByteBuffer(string: body)) }
-            let response = try await Self.client.execute(outgoing, timeout: .hours(1))
+            let response = try await OutboundHTTP.client.execute(outgoing, timeout: .hours(1))
             let status = Int(response.status.code)
             if request.followRedirects, [301, 302, 303, 307, 308].contains(status),
                let location = response.headers.first(name: "location"), let next = URL(string: location, relativeTo: target)?.absoluteURL {
