@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "SwitchboardJSON"),
         .target(name: "SwitchboardFuzz", dependencies: ["SwitchboardWire", "SwitchboardJSON"]),
         .target(name: "CLibFuzzer"),
+        .target(name: "CSpawn"),
         .executableTarget(name: "switchboard-fuzz", dependencies: ["SwitchboardFuzz", "CLibFuzzer"]),
         .systemLibrary(
             name: "CJavaScriptCore",
@@ -37,6 +38,7 @@ let package = Package(
             name: "SwitchboardJS",
             dependencies: [
                 "CJavaScriptCore",
+                "CSpawn",
                 "SwitchboardHooks",
                 "SwitchboardJSON",
                 .product(name: "Logging", package: "swift-log"),

@@ -113,6 +113,8 @@ private struct RawSocket {
         while true {
             let count = recv(descriptor, &buffer, buffer.count, 0)
             if count == 0 { return .closedByServer }
+            // A signal (SIGCHLD from another test's child process) interrupts the wait.
+            if count < 0, errno == EINTR { continue }
             if count < 0 { return errno == ECONNRESET ? .closedByServer : .stillOpen }
         }
     }

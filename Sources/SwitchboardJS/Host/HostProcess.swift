@@ -1,3 +1,4 @@
+import CSpawn
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,6 +45,9 @@ struct HostProcess: Sendable {
         // dup2 clears close-on-exec on the copies, so only these two reach the host.
         posix_spawn_file_actions_adddup2(&actions, toHost[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromHost[1], 1)
+        // Nothing else of the server's: SwiftNIO accepts sockets without close-on-exec, and a
+        // host holding a client's socket would keep it connected after the server closed it.
+        let closing = switchboard_spawn_close_from(&actions, 3)
         let environment = ProcessInfo.processInfo.environment.merging([
             ScriptHost.environmentKey: "1", ScriptHost.allowanceKey: String(allowance),
         ]) { _, hosts in hosts }
@@ -54,7 +58,7 @@ struct HostProcess: Sendable {
             argv.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
+        let result = closing == 0 ? posix_spawn(&pid, executable, &actions, nil, &argv, &envp) : closing
         close(toHost[0])
         close(fromHost[1])
         guard result == 0 else {
