@@ -143,6 +143,22 @@ import Testing
         #expect(hooks.metrics.registry.emitToString().contains(#"switchboard_remote_engine_up{engine="flaky"} 1"#))
     }
 
+    /// LeanCloud called only the hooks an app defined; an engine says which it does not by
+    /// answering 404, and is not asked again for a while.
+    @Test func hooksTheAppDoesNotDefinePassByWithoutACallEachTime() async throws {
+        let python = try await LeanEngineApp.start(Self.cloud)
+        defer { python.stop() }
+        let real = Self.handler(RemoteEngine(name: "engine", url: python.url, hookKey: LeanEngineApp.hookKey))
+        _ = try await real.handle(MessageSentNotification.sample())
+
+        let fake = try await FakeEngine.start()
+        defer { Task { await fake.stop() } }
+        fake.answer.withLock { $0 = (404, #"{"code": 1, "error": "No such cloud function '_messageSent'"}"#) }
+        let handler = Self.handler(RemoteEngine(name: "engine", url: fake.url, hookKey: "k"))
+        for _ in 0..<3 { _ = try await handler.handle(MessageSentNotification.sample()) }
+        #expect(fake.calls == 1)
+    }
+
     @Test func requestsCarryLeanEnginesHeadersAndTheParams() async throws {
         let engine = try await FakeEngine.start()
         defer { Task { await engine.stop() } }
@@ -193,7 +209,11 @@ import Testing
         RemoteHookHandler(engine: engine, appID: LeanEngineApp.appID, masterKey: LeanEngineApp.masterKey, metrics: HookMetrics(), logger: Logger(label: "test"))
     }
 
+    /// A pipeline with `engine` alone, with room for loopback round trips while the rest of
+    /// the suite loads the machine unless the test sets a budget.
     private static func pipeline(_ engine: RemoteEngine) -> HookPipeline {
+        var engine = engine
+        engine.budget = engine.budget ?? .seconds(10)
         var config = ServerConfig()
         config.remoteEngines = [engine]
         return SwitchboardApplication.makeHooks(config: config, plugins: [], logger: Logger(label: "test"))

@@ -26,6 +26,10 @@ final class RemoteHookHandler: HookHandler {
     private let masterKey: String
     private let breaker: CircuitBreaker
     private let inFlight = Mutex(0)
+    /// Hook points the app answered 404 for (it does not define them), and when: not called
+    /// again until `undefinedRecheck` has passed, as LeanCloud called only defined hooks.
+    private let undefined = Mutex<[HookPoint: ContinuousClock.Instant]>([:])
+    static let undefinedRecheck: Duration = .seconds(60)
     private let up: Gauge
     private let logger: Logger
     /// Larger answers are refused: a hook's result is small.
@@ -58,6 +62,10 @@ final class RemoteHookHandler: HookHandler {
     }
 
     func handle<Request: HookRequest>(_ request: Request) async throws -> Request.Result {
+        let skipped = undefined.withLock { undefined in
+            undefined[request.point].map { ContinuousClock.now - $0 < Self.undefinedRecheck } ?? false
+        }
+        if skipped { return .passThrough }
         let admitted = inFlight.withLock { count -> Bool in
             guard count < engine.maxConcurrent else { return false }
             count += 1
@@ -98,6 +106,16 @@ final class RemoteHookHandler: HookHandler {
         let status = Int(response.status.code)
         let text = String(buffer: try await response.body.collect(upTo: Self.maxResponseBytes))
         let answer = try? JSONValue(parsing: text)
+        // Both SDKs answer a hook the app does not define with 404 and a JSON error.
+        if status == 404, answer?["error"]?.stringValue != nil {
+            let first = undefined.withLock { $0.updateValue(.now, forKey: request.point) == nil }
+            if first {
+                logger.notice("remote hook engine does not define this hook; passing it by", metadata: [
+                    "engine": "\(name)", "hook": "\(hook)", "recheck": "\(Self.undefinedRecheck)",
+                ])
+            }
+            return .passThrough
+        }
         guard (200..<300).contains(status) else {
             let said = answer?["error"]?.stringValue.map { ": \($0)" + (answer?["code"].map { " (code \($0.jsonString))" } ?? "") } ?? ": " + Self.excerpt(text)
             throw Failure(description: "\(name) answered \(hook) with HTTP \(status)\(said)", engineAnswered: status < 500)

@@ -52,7 +52,11 @@ final class LeanEngineApp: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let line = await Task.detached { String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) }.value
+        // Waited for on a thread of its own: blocking one of the few shared by every test
+        // running at once would hold them all up.
+        let line = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)) }
+        }
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             kill(process.processIdentifier, SIGKILL)
             throw NotInstalled(description: "the engine did not start (said \(line.debugDescription))")
