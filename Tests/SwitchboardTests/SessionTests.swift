@@ -25,6 +25,27 @@ import Testing
         try await server.stop()
     }
 
+    /// The SDK's `createIMClient()` without an id: the server gives one, as LeanCloud does.
+    @Test func aLoginWithoutAnIdIsGivenOne() async throws {
+        let server = try await TestServer.start()
+        let first = try await server.connect()
+        let opened = try await first.request(.open("", appID: server.config.appID))
+        #expect(opened.op == .opened && opened.peerID.count == 20)
+        let second = try await server.connect()
+        let other = try await second.request(.open("", appID: server.config.appID))
+        #expect(other.op == .opened && other.peerID != opened.peerID)
+        // The id works like any other: the first starts a conversation with the second.
+        let cid = try await first.startConversation(members: [other.peerID])
+        _ = try await first.sendText("hi", cid: cid)
+        #expect(try await second.nextMessage().fromPeerID == opened.peerID)
+        try await server.stop()
+
+        let signed = try await TestServer.start { $0.signaturesRequired = true }
+        let refused = try await signed.connect().request(.open("", appID: signed.config.appID))
+        #expect(refused.op == .closed && refused.sessionMessage.code == 4103)
+        try await signed.stop()
+    }
+
     @Test func clientIDOver64CharactersIsRefusedWith4103() async throws {
         let server = try await TestServer.start()
         let client = try await server.connect()

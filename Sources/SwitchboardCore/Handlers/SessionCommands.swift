@@ -17,7 +17,13 @@ struct SessionCommands: Sendable {
         guard request.appID == context.settings.appID else {
             throw CommandError(.appNotAvailable, detail: "unknown appId \(request.appID)")
         }
-        let clientID = request.peerID
+        // No id: an anonymous login (the SDK's `createIMClient()`), given one. A signature
+        // could only name an id the client already has.
+        let anonymous = !request.hasPeerID || request.peerID.isEmpty
+        if anonymous, context.settings.signaturesRequired {
+            throw CommandError(.invalidLogin, detail: "anonymous login is off while signatures are required")
+        }
+        let clientID = anonymous ? ClientID.anonymous() : request.peerID
         guard ClientID.isValid(clientID) else {
             throw CommandError(.invalidLogin, detail: ClientID.rule)
         }
