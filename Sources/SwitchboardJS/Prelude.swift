@@ -171,7 +171,18 @@ enum Prelude {
         }
         count() { return this.find().then((list) => list.length); }
       }
-      for (const name of ['startsWith', 'endsWith', 'contains', 'matches', 'include', 'select', 'matchesQuery', 'near', 'withinKilometers']) {
+      // Text conditions as LeanCloud's SDKs send them: quoted literals in a $regex.
+      const quote = (text) => '\\Q' + String(text).split('\\E').join('\\E\\\\E\\Q') + '\\E';
+      AVQuery.prototype.contains = function (key, text) { return this._condition(key, '$regex', quote(text)); };
+      AVQuery.prototype.startsWith = function (key, text) { return this._condition(key, '$regex', '^' + quote(text)); };
+      AVQuery.prototype.endsWith = function (key, text) { return this._condition(key, '$regex', quote(text) + '$'); };
+      AVQuery.prototype.matches = function (key, regex, modifiers) {
+        const isRegExp = regex instanceof RegExp;
+        this._condition(key, '$regex', isRegExp ? regex.source : String(regex));
+        const options = isRegExp ? regex.flags.replace(/[^ims]/g, '') : (typeof modifiers === 'string' ? modifiers : '');
+        return options === '' ? this : this._condition(key, '$options', options);
+      };
+      for (const name of ['include', 'select', 'matchesQuery', 'near', 'withinKilometers']) {
         AVQuery.prototype[name] = function () { this._unsupported.push(name); return this; };
       }
       for (const name of ['each', 'destroyAll']) {

@@ -3,7 +3,8 @@
 ///
 /// Supported: implicit equality (an array field matches when it contains the value),
 /// `$eq`, `$ne`, `$in`, `$nin`, `$all`, `$exists`, `$size`, `$gt`, `$gte`, `$lt`, `$lte`,
-/// `$and`, `$or`, and dotted paths into nested objects. LeanCloud dates
+/// `$regex` with `$options` (see `LinearRegex`), `$and`, `$or`, and dotted paths into nested
+/// objects. LeanCloud dates
 /// (`{"__type": "Date", "iso": ...}`) compare by their ISO string.
 public struct DocumentFilter: Sendable {
     public struct Unsupported: Error, Sendable, CustomStringConvertible {
@@ -16,6 +17,8 @@ public struct DocumentFilter: Sendable {
     public static let maxNesting = 4
 
     let conditions: [String: JSONValue]
+    /// The document's `$regex` patterns, compiled once, by `Self.regexKey`.
+    let regexes: [String: LinearRegex]
 
     public init(_ document: JSONValue) throws(Unsupported) {
         guard let conditions = document.objectValue else { throw Unsupported(description: "where must be a JSON object") }
@@ -23,7 +26,14 @@ public struct DocumentFilter: Sendable {
         guard Self.termCount(document) <= Self.maxTerms else {
             throw Unsupported(description: "where holds more than \(Self.maxTerms) values")
         }
-        try Self.validate(document, nesting: 0)
+        var regexes: [String: LinearRegex] = [:]
+        try Self.validate(document, nesting: 0, regexes: &regexes)
+        self.regexes = regexes
+    }
+
+    private static func regexKey(_ operators: [String: JSONValue]) -> String? {
+        guard let pattern = operators["$regex"]?.stringValue else { return nil }
+        return (operators["$options"]?.stringValue ?? "") + "/" + pattern
     }
 
     private static func termCount(_ value: JSONValue) -> Int {
@@ -35,34 +45,41 @@ public struct DocumentFilter: Sendable {
     }
 
     public func matches(_ object: JSONValue) -> Bool {
-        Self.matches(conditions, object)
+        matches(conditions, object)
     }
 
-    private static let fieldOperators: Set<String> = ["$eq", "$ne", "$in", "$nin", "$all", "$exists", "$size", "$gt", "$gte", "$lt", "$lte"]
+    private static let fieldOperators: Set<String> = ["$eq", "$ne", "$in", "$nin", "$all", "$exists", "$size", "$gt", "$gte", "$lt", "$lte", "$regex", "$options"]
 
-    private static func validate(_ document: JSONValue, nesting: Int) throws(Unsupported) {
+    private static func validate(_ document: JSONValue, nesting: Int, regexes: inout [String: LinearRegex]) throws(Unsupported) {
         guard let object = document.objectValue else { return }
         for (key, value) in object {
             if key == "$and" || key == "$or" {
                 guard let parts = value.arrayValue else { throw Unsupported(description: "\(key) takes an array") }
                 guard nesting < maxNesting else { throw Unsupported(description: "$and and $or nest at most \(maxNesting) levels") }
-                for part in parts { try validate(part, nesting: nesting + 1) }
+                for part in parts { try validate(part, nesting: nesting + 1, regexes: &regexes) }
             } else if key.hasPrefix("$") {
                 throw Unsupported(description: "unsupported operator \(key)")
             } else if let operators = value.objectValue, operators.keys.contains(where: { $0.hasPrefix("$") }) {
                 for name in operators.keys where !fieldOperators.contains(name) {
                     throw Unsupported(description: "unsupported operator \(name)")
                 }
+                guard let regex = operators["$regex"] else { continue }
+                guard let pattern = regex.stringValue, let key = regexKey(operators) else { throw Unsupported(description: "$regex takes a string") }
+                do {
+                    regexes[key] = try LinearRegex(pattern, options: operators["$options"]?.stringValue ?? "")
+                } catch {
+                    throw Unsupported(description: error.description)
+                }
             }
         }
     }
 
-    private static func matches(_ conditions: [String: JSONValue], _ object: JSONValue) -> Bool {
+    private func matches(_ conditions: [String: JSONValue], _ object: JSONValue) -> Bool {
         conditions.allSatisfy { key, condition in
             switch key {
             case "$and": (condition.arrayValue ?? []).allSatisfy { matches($0.objectValue ?? [:], object) }
             case "$or": (condition.arrayValue ?? []).contains { matches($0.objectValue ?? [:], object) }
-            default: fieldMatches(value(at: key, in: object), condition)
+            default: fieldMatches(Self.value(at: key, in: object), condition)
             }
         }
     }
@@ -75,23 +92,29 @@ public struct DocumentFilter: Sendable {
         return current
     }
 
-    private static func fieldMatches(_ field: JSONValue?, _ condition: JSONValue) -> Bool {
+    private func fieldMatches(_ field: JSONValue?, _ condition: JSONValue) -> Bool {
         guard let operators = condition.objectValue, operators.keys.contains(where: { $0.hasPrefix("$") }) else {
-            return equals(field, condition)
+            return Self.equals(field, condition)
         }
         return operators.allSatisfy { name, operand in
             switch name {
-            case "$eq": equals(field, operand)
-            case "$ne": !equals(field, operand)
-            case "$in": (operand.arrayValue ?? []).contains { equals(field, $0) }
-            case "$nin": !(operand.arrayValue ?? []).contains { equals(field, $0) }
-            case "$all": (operand.arrayValue ?? []).allSatisfy { equals(field, $0) }
+            case "$regex":
+                // A string field, or an array holding a string, that the pattern finds.
+                Self.regexKey(operators).flatMap { regexes[$0] }.map { regex in
+                    (field?.arrayValue ?? field.map { [$0] } ?? []).contains { $0.stringValue.map(regex.matches) ?? false }
+                } ?? false
+            case "$options": true
+            case "$eq": Self.equals(field, operand)
+            case "$ne": !Self.equals(field, operand)
+            case "$in": (operand.arrayValue ?? []).contains { Self.equals(field, $0) }
+            case "$nin": !(operand.arrayValue ?? []).contains { Self.equals(field, $0) }
+            case "$all": (operand.arrayValue ?? []).allSatisfy { Self.equals(field, $0) }
             case "$exists": (field != nil && field != .null) == (operand.boolValue ?? true)
             case "$size": field?.arrayValue?.count == operand.int64Value.map(Int.init)
-            case "$gt": compare(field, operand).map { $0 > 0 } ?? false
-            case "$gte": compare(field, operand).map { $0 >= 0 } ?? false
-            case "$lt": compare(field, operand).map { $0 < 0 } ?? false
-            case "$lte": compare(field, operand).map { $0 <= 0 } ?? false
+            case "$gt": Self.compare(field, operand).map { $0 > 0 } ?? false
+            case "$gte": Self.compare(field, operand).map { $0 >= 0 } ?? false
+            case "$lt": Self.compare(field, operand).map { $0 < 0 } ?? false
+            case "$lte": Self.compare(field, operand).map { $0 <= 0 } ?? false
             default: false
             }
         }
