@@ -27,6 +27,7 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
     case conversationLogRejected = 4312
     case transientConversationRequired = 4316
     case conversationMembershipRequired = 4317
+    case temporaryConversationExpired = 4323
 
     case invalidMessagingTarget = 4401
     case messageRejectedByApp = 4402
@@ -64,6 +65,7 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
         case .conversationLogRejected: "CONVERSATION_LOG_REJECTED"
         case .transientConversationRequired: "TRANSIENT_CONVERSATION_REQUIRED"
         case .conversationMembershipRequired: "CONVERSATION_MEMBERSHIP_REQUIRED"
+        case .temporaryConversationExpired: "TEMPORARY_CONVERSATION_EXPIRED"
         case .invalidMessagingTarget: "INVALID_MESSAGING_TARGET"
         case .messageRejectedByApp: "MESSAGE_REJECTED_BY_APP"
         case .messageOwnershipRequired: "MESSAGE_OWNERSHIP_REQUIRED"

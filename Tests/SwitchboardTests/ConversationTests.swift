@@ -196,6 +196,29 @@ import Testing
         try await server.stop()
     }
 
+    /// The SDKs keep one connection for an app's clients and one cache: the changer's reply
+    /// comes before the notice its own connection gets for another client.
+    @Test func theReplyToAChangeComesBeforeNoticesOnTheSameConnection() async throws {
+        let server = try await TestServer.start()
+        let shared = try await server.connect()
+        for client in ["alice", "bob"] {
+            #expect(try await shared.request(.open(client, appID: server.config.appID)).op == .opened)
+        }
+        var start = GenericCommand.startConversation(members: ["bob"])
+        start.peerID = "alice"
+        let cid = try await shared.request(start).convMessage.cid
+        _ = try await shared.next { $0.cmd == .conv && $0.op == .joined && $0.peerID == "bob" }
+        var update = GenericCommand.update(cid: cid, attributes: #"{"attr.topic":"lunch"}"#)
+        update.peerID = "alice"
+        update.i = 900
+        shared.send(update)
+        let first = try await shared.next { $0.cmd == .conv && $0.op == .updated }
+        let second = try await shared.next { $0.cmd == .conv && $0.op == .updated }
+        #expect(first.hasI && first.i == 900)
+        #expect(!second.hasI && second.peerID == "bob")
+        try await server.stop()
+    }
+
     @Test func temporaryConversationsExpire() async throws {
         let server = try await TestServer.start()
         let alice = try await server.login("alice")
@@ -204,8 +227,10 @@ import Testing
         #expect(reply.convMessage.tempConvTtl == 1)
         try await alice.sendText("quick", cid: reply.convMessage.cid)
         try await Task.sleep(for: .milliseconds(1100))
+        // LeanCloud's TEMPORARY_CONVERSATION_EXPIRED, which the SDK reports as such.
         let late = try await alice.request(.text("too late", cid: reply.convMessage.cid))
-        #expect(late.ackMessage.code == 4401)
+        #expect(late.ackMessage.code == 4323)
+        #expect(try await alice.request(.text("never was", cid: "_tmp:0123456789abcdef01234567")).ackMessage.code == 4323)
         try await server.stop()
     }
 

@@ -9,12 +9,4 @@ enum ClientID {
     }
 
     static let rule = "client ids are 1 to \(maxLength) characters without ':'"
-
-    /// For a client that logs in without an id, as LeanCloud gives one: 20 letters and
-    /// digits (119 bits), so no two clients get the same.
-    static func anonymous() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<20).map { _ in alphabet.randomElement(using: &generator)! })
-    }
 }

@@ -18,6 +18,10 @@ struct MessageCommands: Sendable {
         guard direct.hasCid, let conversation = try await context.store.conversation(id: direct.cid),
               !conversation.isExpired(at: ServerClock.wallMilliseconds())
         else {
+            // The SDK tells its user a temporary conversation expired by this code.
+            if direct.cid.hasPrefix(Identifiers.temporaryPrefix) {
+                throw CommandError(.temporaryConversationExpired, detail: "temporary conversation expired or does not exist")
+            }
             throw CommandError(.invalidMessagingTarget, detail: "no such conversation")
         }
         guard conversation.members.contains(clientID) else {

@@ -8,7 +8,7 @@ struct Notifier: Sendable {
         for clientID in Set(clientIDs) {
             var addressed = command
             addressed.peerID = clientID
-            for connection in presence.connections(of: clientID) {
+            for connection in presence.connections(of: clientID) where HeldNotices.current?.hold(addressed, for: connection) != true {
                 connection.outbox.send(addressed)
             }
         }

@@ -23,7 +23,7 @@ struct SessionCommands: Sendable {
         if anonymous, context.settings.signaturesRequired {
             throw CommandError(.invalidLogin, detail: "anonymous login is off while signatures are required")
         }
-        let clientID = anonymous ? ClientID.anonymous() : request.peerID
+        let clientID = anonymous ? Identifiers.anonymousClientID() : request.peerID
         guard ClientID.isValid(clientID) else {
             throw CommandError(.invalidLogin, detail: ClientID.rule)
         }

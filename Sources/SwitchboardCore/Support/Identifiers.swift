@@ -11,16 +11,28 @@ public enum Identifiers {
     }
 
     /// Temporary conversations carry LeanCloud's `_tmp:` prefix; the SDKs look for it.
+    public static let temporaryPrefix = "_tmp:"
+
     public static func temporaryConversationID() -> String {
-        "_tmp:" + conversationID()
+        temporaryPrefix + conversationID()
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
     /// 22 URL-safe characters (132 random bits), like LeanCloud's message ids.
     public static func messageID() -> String {
+        random(22, from: alphabet[...])
+    }
+
+    /// 20 letters and digits (119 bits) for a client that logs in without an id, as
+    /// LeanCloud gives one.
+    public static func anonymousClientID() -> String {
+        random(20, from: alphabet.dropLast(2))
+    }
+
+    private static func random(_ count: Int, from characters: ArraySlice<Character>) -> String {
         var generator = SystemRandomNumberGenerator()
-        return String((0..<22).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        return String((0..<count).map { _ in characters.randomElement(using: &generator)! })
     }
 
     /// A session token handed out at login.
