@@ -9,6 +9,7 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
     case loginTimeout = 4108
     case frameTooLong = 4109
     case sessionConflict = 4111
+    case sessionTokenExpired = 4112
     case unparseableRawMessage = 4114
     case kickedByApp = 4115
 
@@ -28,6 +29,7 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
     case transientConversationRequired = 4316
     case conversationMembershipRequired = 4317
     case temporaryConversationExpired = 4323
+    case conversationNeedsOwner = 4324
 
     case invalidMessagingTarget = 4401
     case messageRejectedByApp = 4402
@@ -49,6 +51,7 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
         case .loginTimeout: "LOGIN_TIMEOUT"
         case .frameTooLong: "FRAME_TOO_LONG"
         case .sessionConflict: "SESSION_CONFLICT"
+        case .sessionTokenExpired: "SESSION_TOKEN_EXPIRED"
         case .unparseableRawMessage: "UNPARSEABLE_RAW_MESSAGE"
         case .kickedByApp: "KICKED_BY_APP"
         case .internalError: "INTERNAL_ERROR"
@@ -66,6 +69,7 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
         case .transientConversationRequired: "TRANSIENT_CONVERSATION_REQUIRED"
         case .conversationMembershipRequired: "CONVERSATION_MEMBERSHIP_REQUIRED"
         case .temporaryConversationExpired: "TEMPORARY_CONVERSATION_EXPIRED"
+        case .conversationNeedsOwner: "CONVERSATION_NEED_OWNER"
         case .invalidMessagingTarget: "INVALID_MESSAGING_TARGET"
         case .messageRejectedByApp: "MESSAGE_REJECTED_BY_APP"
         case .messageOwnershipRequired: "MESSAGE_OWNERSHIP_REQUIRED"

@@ -46,6 +46,27 @@ import Testing
         try await signed.stop()
     }
 
+    /// A reconnecting SDK sends its token; 4112 makes it drop a stale one and log in again.
+    @Test func aStaleSessionTokenIsRefusedWith4112() async throws {
+        let server = try await TestServer.start()
+        let client = try await server.connect()
+        let token = try await client.request(.open("alice", appID: server.config.appID)).sessionMessage.st
+        var again = GenericCommand.open("alice", appID: server.config.appID)
+        again.sessionMessage.r = true
+        again.sessionMessage.st = token
+        #expect(try await client.request(again).op == .opened)
+        for stale in ["1.AAAA", token.replacingOccurrences(of: ".", with: "0."), "garbage"] {
+            again.sessionMessage.st = stale
+            let refused = try await client.request(again)
+            #expect(refused.op == .closed && refused.sessionMessage.code == 4112, "\(stale)")
+        }
+        // Another client's token is not this one's.
+        again.peerID = "bob"
+        again.sessionMessage.st = token
+        #expect(try await client.request(again).sessionMessage.code == 4112)
+        try await server.stop()
+    }
+
     @Test func clientIDOver64CharactersIsRefusedWith4103() async throws {
         let server = try await TestServer.start()
         let client = try await server.connect()
@@ -150,11 +171,12 @@ import Testing
     }
 
     @Test func idleConnectionIsClosedButEchoKeepsItOpen() async throws {
-        let server = try await TestServer.start { $0.idleTimeoutSeconds = 2 }
+        // Echoes every 0.5 s against a 4 s idle limit: a loaded machine may delay one a lot.
+        let server = try await TestServer.start { $0.idleTimeoutSeconds = 4 }
         let chatty = try await server.login("alice")
         let silent = try await server.login("bob")
-        for _ in 0..<4 {
-            try await Task.sleep(for: .milliseconds(800))
+        for _ in 0..<10 {
+            try await Task.sleep(for: .milliseconds(500))
             // Generous: at the start of a full run the whole suite shares two cores.
             _ = try await chatty.request(.echo, timeout: .seconds(15))
         }

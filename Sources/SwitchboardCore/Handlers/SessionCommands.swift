@@ -33,6 +33,11 @@ struct SessionCommands: Sendable {
         }
         let open = request.sessionMessage
         let now = ServerClock.wallMilliseconds()
+        // A reconnecting SDK sends its session token; one no longer good (expired, another
+        // client's, forged) makes it drop the token and log in afresh, as on LeanCloud.
+        if open.hasSt, !open.st.isEmpty, !tokens.isValid(open.st, for: clientID, now: now) {
+            throw CommandError(.sessionTokenExpired, detail: "the session token expired or is not \(clientID)'s")
+        }
         if context.settings.signaturesRequired {
             try verifySignature(open, clientID: clientID, now: now)
         }
