@@ -187,6 +187,9 @@ public final class MessagingCore: Sendable {
         switch (request.cmd, request.op) {
         case (.direct, _):
             return Replies.failedAck(failure, replyingTo: request)
+        case (.session, .open) where failure.code == .sessionTokenExpired:
+            // An error, not `closed`: the SDK drops its token and opens again only on this.
+            return Replies.error(failure, replyingTo: request)
         case (.session, .open):
             var closed = Replies.reply(to: request, op: .closed)
             closed.sessionMessage.code = failure.code.rawValue

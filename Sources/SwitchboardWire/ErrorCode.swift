@@ -29,7 +29,6 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
     case transientConversationRequired = 4316
     case conversationMembershipRequired = 4317
     case temporaryConversationExpired = 4323
-    case conversationNeedsOwner = 4324
 
     case invalidMessagingTarget = 4401
     case messageRejectedByApp = 4402
@@ -69,7 +68,6 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
         case .transientConversationRequired: "TRANSIENT_CONVERSATION_REQUIRED"
         case .conversationMembershipRequired: "CONVERSATION_MEMBERSHIP_REQUIRED"
         case .temporaryConversationExpired: "TEMPORARY_CONVERSATION_EXPIRED"
-        case .conversationNeedsOwner: "CONVERSATION_NEED_OWNER"
         case .invalidMessagingTarget: "INVALID_MESSAGING_TARGET"
         case .messageRejectedByApp: "MESSAGE_REJECTED_BY_APP"
         case .messageOwnershipRequired: "MESSAGE_OWNERSHIP_REQUIRED"

@@ -157,11 +157,7 @@ struct ConversationCommands: Sendable {
         if context.settings.signaturesRequired, !leavingSelf {
             try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .kick)
         }
-        // A conversation keeps its owner, the creator (LeanCloud's 4324): that id fails, the
-        // rest go ahead.
-        let ownerKept = conversation.kind == .normal && requested.contains(conversation.creator)
-        let allowed = ownerKept ? requested.filter { $0 != conversation.creator } : requested
-        let removed = allowed.filter { conversation.members.contains($0) }
+        let removed = requested.filter { conversation.members.contains($0) }
         if !removed.isEmpty {
             // A member leaving by itself is not the app's to refuse.
             if !leavingSelf {
@@ -176,14 +172,7 @@ struct ConversationCommands: Sendable {
             await hooks.membersChanged(.remove, initBy: clientID, members: removed, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: .removed)
-        reply.convMessage.allowedPids = allowed
-        if ownerKept {
-            var failure = ErrorCommand()
-            failure.code = ErrorCode.conversationNeedsOwner.rawValue
-            failure.reason = ErrorCode.conversationNeedsOwner.reason
-            failure.pids = [conversation.creator]
-            reply.convMessage.failedPids = [failure]
-        }
+        reply.convMessage.allowedPids = requested
         return reply
     }
 

@@ -41,7 +41,8 @@ enum Replies {
         command.cmd = .ack
         var ack = AckCommand()
         ack.code = failure.code.rawValue
-        ack.reason = failure.code.reason
+        // LeanCloud sends 4323 bare; the SDK then names it and gives its own message.
+        if failure.code != .temporaryConversationExpired { ack.reason = failure.code.reason }
         if let appCode = failure.appCode { ack.appCode = appCode }
         if let appMessage = failure.appMessage { ack.appMsg = appMessage }
         command.ackMessage = ack
