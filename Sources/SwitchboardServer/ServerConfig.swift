@@ -189,6 +189,14 @@ struct ConfigFile: Decodable {
         var env: [String: String]?
         var http: HTTP?
         var remote: [Remote]?
+
+        /// A hook point named in the config under `key`.
+        static func point(_ name: String, in key: String) throws -> HookPoint {
+            guard let point = HookPoint(rawValue: name) else {
+                throw ConfigError("\(key): unknown hook point \(name); expected one of \(HookPoint.allCases.map(\.rawValue))")
+            }
+            return point
+        }
     }
     struct Remote: Decodable {
         var name: String?
@@ -217,12 +225,7 @@ struct ConfigFile: Decodable {
             }
             var engine = RemoteEngine(name: name, url: url, hookKey: hookKey)
             if let points {
-                engine.points = Set(try points.map { point in
-                    guard let hook = HookPoint(rawValue: point) else {
-                        throw ConfigError("\(at).points: unknown hook point \(point); expected one of \(HookPoint.allCases.map(\.rawValue))")
-                    }
-                    return hook
-                })
+                engine.points = Set(try points.map { try Hooks.point($0, in: "\(at).points") })
             }
             engine.budget = budgetMs.map { .milliseconds($0) }
             engine.failurePolicy = onFailure
@@ -327,10 +330,7 @@ struct ConfigFile: Decodable {
         if let budget = hooks?.budgetMs { config.hooks.defaultBudget = .milliseconds(budget) }
         config.hooks.defaultFailurePolicy = hooks?.onFailure ?? config.hooks.defaultFailurePolicy
         for (name, policy) in hooks?.points ?? [:] {
-            guard let point = HookPoint(rawValue: name) else {
-                throw ConfigError("hooks.points: unknown hook point \(name); expected one of \(HookPoint.allCases.map(\.rawValue))")
-            }
-            config.hooks.points[point] = policy.settings
+            config.hooks.points[try Hooks.point(name, in: "hooks.points")] = policy.settings
         }
         for (name, policy) in hooks?.handlers ?? [:] {
             config.hooks.handlers[name] = HookSettings.HandlerOverride(

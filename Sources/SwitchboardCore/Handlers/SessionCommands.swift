@@ -33,12 +33,14 @@ struct SessionCommands: Sendable {
         }
         let open = request.sessionMessage
         let now = ServerClock.wallMilliseconds()
-        // A reconnecting SDK sends its session token; one no longer good (expired, another
-        // client's, forged) makes it drop the token and log in afresh, as on LeanCloud.
-        if open.hasSt, !open.st.isEmpty, !tokens.isValid(open.st, for: clientID, now: now) {
+        // A reconnecting SDK sends its session token, which stands in for a signature; one no
+        // longer good (expired, another client's, forged) makes it drop the token and log in
+        // afresh, as on LeanCloud.
+        let presentsToken = open.hasSt && !open.st.isEmpty
+        if presentsToken, !tokens.isValid(open.st, for: clientID, now: now) {
             throw CommandError(.sessionTokenExpired, detail: "the session token expired or is not \(clientID)'s")
         }
-        if context.settings.signaturesRequired {
+        if context.settings.signaturesRequired, !presentsToken {
             try verifySignature(open, clientID: clientID, now: now)
         }
         let tag = open.hasTag && !open.tag.isEmpty && open.tag != "default" ? open.tag : nil
@@ -115,7 +117,6 @@ struct SessionCommands: Sendable {
     }
 
     private func verifySignature(_ open: SessionCommand, clientID: String, now: Int64) throws {
-        if open.hasSt, tokens.isValid(open.st, for: clientID, now: now) { return }
         let presented = SignatureCheck.Presented(
             signature: open.hasS ? open.s : nil, timestamp: open.hasT ? open.t : nil, nonce: open.hasN ? open.n : nil
         )
