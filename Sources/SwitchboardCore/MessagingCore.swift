@@ -53,8 +53,10 @@ public final class MessagingCore: Sendable {
     /// Carries out one command and sends its reply, or the error reply LeanCloud's SDKs
     /// expect, to the connection. Never throws: a failed command fails alone.
     public func handle(_ request: GenericCommand, on connection: Connection) async {
-        let notices = HeldNotices(connectionID: connection.id)
-        defer { notices.release(to: connection) }
+        // Conversation commands are the ones that notify others while replying; the rest
+        // (sends, acks: the hot path) skip the holding.
+        let notices = request.cmd == .conv ? HeldNotices(connectionID: connection.id) : nil
+        defer { notices?.release(to: connection) }
         do {
             if let reply = try await HeldNotices.$current.withValue(notices, operation: { try await route(request, on: connection) }) {
                 connection.outbox.send(reply)

@@ -5,7 +5,7 @@ import SwitchboardWire
 /// LeanCloud's SDKs share one connection between an app's clients and update one cache from
 /// both: a notice about a change ahead of the reply to the change overwrote the changer's
 /// view of it (`conv/update` with `attr.x`, the SDK's own test suite). Other connections
-/// get their notices at once.
+/// get their notices at once. Only conversation commands hold (see `MessagingCore.handle`).
 final class HeldNotices: Sendable {
     /// The command being handled, in the task that handles it.
     @TaskLocal static var current: HeldNotices?
