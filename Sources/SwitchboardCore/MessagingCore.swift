@@ -7,8 +7,10 @@ import SwitchboardWire
 /// The gateway feeds it; it knows nothing of sockets or frames.
 public final class MessagingCore: Sendable {
     public let presence = Presence()
-    private let context: CoreContext
+    let context: CoreContext
     private let sessions: SessionCommands
+    /// The session tokens handed out at login, which the client REST API also takes.
+    public let sessionTokens: SessionTokens
     private let conversations: ConversationCommands
     private let messages: MessageCommands
     private let history: HistoryCommands
@@ -33,7 +35,8 @@ public final class MessagingCore: Sendable {
         self.context = context
         self.delivery = delivery
         clientHooks = ClientHooks(pipeline: hooks, background: background)
-        sessions = SessionCommands(context: context, tokens: SessionTokens(masterKey: settings.masterKey), delivery: delivery, hooks: clientHooks, wills: wills)
+        sessionTokens = SessionTokens(masterKey: settings.masterKey)
+        sessions = SessionCommands(context: context, tokens: sessionTokens, delivery: delivery, hooks: clientHooks, wills: wills)
         conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence), hooks: ConversationHooks(pipeline: hooks, background: background))
         let messageHooks = MessageHooks(pipeline: hooks, background: background, maxContentBytes: settings.maxContentBytes)
         messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
@@ -53,9 +56,9 @@ public final class MessagingCore: Sendable {
     /// Carries out one command and sends its reply, or the error reply LeanCloud's SDKs
     /// expect, to the connection. Never throws: a failed command fails alone.
     public func handle(_ request: GenericCommand, on connection: Connection) async {
-        // Conversation commands are the ones that notify others while replying; the rest
+        // Conversation and blacklist commands are the ones that notify others while replying; the rest
         // (sends, acks: the hot path) skip the holding.
-        let notices = request.cmd == .conv ? HeldNotices(connectionID: connection.id) : nil
+        let notices = request.cmd == .conv || request.cmd == .blacklist ? HeldNotices(connectionID: connection.id) : nil
         defer { notices?.release(to: connection) }
         do {
             if let reply = try await HeldNotices.$current.withValue(notices, operation: { try await route(request, on: connection) }) {
@@ -154,8 +157,11 @@ public final class MessagingCore: Sendable {
         case (.session, .refresh): return sessions.refresh(request, clientID: clientID)
         case (.session, .query): return sessions.onlineStatus(request)
         case (.conv, .start): return try await conversations.start(request, from: clientID)
-        case (.conv, .add), (.conv, .remove), (.conv, .update), (.conv, .mute), (.conv, .unmute):
+        case (.conv, .add), (.conv, .remove), (.conv, .update), (.conv, .mute), (.conv, .unmute),
+             (.conv, .memberInfoUpdate), (.conv, .addShutup), (.conv, .removeShutup), (.blacklist, .block), (.blacklist, .unblock):
             return try await conversations.change(request, from: clientID)
+        case (.conv, .queryShutup): return try await conversations.silencedMembers(request, from: clientID)
+        case (.blacklist, .query): return try await conversations.blockedClients(request, from: clientID)
         case (.conv, .query): return try await conversations.query(request, from: clientID)
         case (.conv, .count): return try await conversations.count(request, from: clientID)
         case (.direct, _): return try await messages.send(request, from: clientID, on: connection)

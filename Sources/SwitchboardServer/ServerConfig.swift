@@ -9,6 +9,9 @@ import Yams
 public struct ServerConfig: Sendable, Equatable {
     public var host = "127.0.0.1"
     public var port = 3000
+    /// The address clients reach this server at (`https://im.example.com`), which `/v1/route`
+    /// gives SDKs; nil to answer with the host each request came to.
+    public var publicURL: String?
     public var appID = "switchboard-dev"
     public var appKey = "switchboard-dev-key"
     public var masterKey = "switchboard-dev-master-key"
@@ -155,7 +158,7 @@ public struct ConfigError: Error, CustomStringConvertible {
 
 /// The file's layout, sections as operators read them.
 struct ConfigFile: Decodable {
-    struct Server: Decodable { var host: String?; var port: Int?; var logLevel: String? }
+    struct Server: Decodable { var host: String?; var port: Int?; var logLevel: String?; var publicURL: String? }
     struct App: Decodable {
         var id: String?
         var key: String?
@@ -307,6 +310,7 @@ struct ConfigFile: Decodable {
         config.host = server?.host ?? config.host
         config.port = server?.port ?? config.port
         config.logLevel = server?.logLevel ?? config.logLevel
+        config.publicURL = server?.publicURL ?? config.publicURL
         config.appID = app?.id ?? config.appID
         config.appKey = app?.key ?? config.appKey
         config.masterKey = app?.masterKey ?? config.masterKey

@@ -121,6 +121,9 @@ public struct SwitchboardApplication: Sendable {
                 : Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "database file deleted or replaced; restart the server")))
         }
         router.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
+        let route = RTMRoute(appID: config.appID, publicURL: config.publicURL)
+        router.get("/v1/route") { request, _ in route.respond(to: request) }
+        ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: router)
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .seconds(Int64(config.httpIdleTimeoutSeconds))),
             ws: .init(maxFrameSize: config.maxFrameBytes, autoPing: .disabled, closeTimeout: gateway.limits.closeGrace)

@@ -108,6 +108,13 @@ enum Migrations {
                 DROP TABLE inbox;
                 """)
         }
+        migrator.registerMigration("v8: member roles, silenced members, blacklist") { db in
+            try db.execute(sql: """
+                ALTER TABLE conversation ADD COLUMN managers TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE conversation ADD COLUMN silenced TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE conversation ADD COLUMN blocked TEXT NOT NULL DEFAULT '[]';
+                """)
+        }
         return migrator
     }
 }

@@ -446,12 +446,14 @@ public final class SQLiteStore: MessageStore {
     private static func insert(_ conversation: Conversation, _ db: Database) throws {
         try db.executeCached(
             sql: """
-                INSERT INTO conversation (id, kind, name, creator, attributes, unique_key, muted_by, created_at, updated_at, last_message_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO conversation (id, kind, name, creator, attributes, unique_key, muted_by, managers, silenced, blocked,
+                    created_at, updated_at, last_message_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 conversation.id, conversation.kind.rawValue, conversation.name, conversation.creator,
                 RowMapping.json(conversation.attributes), conversation.uniqueKey, RowMapping.json(conversation.mutedBy),
+                RowMapping.json(conversation.managers), RowMapping.json(conversation.silenced), RowMapping.json(conversation.blocked),
                 conversation.createdAt, conversation.updatedAt, conversation.lastMessageAt, conversation.expiresAt,
             ]
         )

@@ -28,7 +28,9 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
     case conversationLogRejected = 4312
     case transientConversationRequired = 4316
     case conversationMembershipRequired = 4317
+    case conversationOperationUnauthorized = 4320
     case temporaryConversationExpired = 4323
+    case conversationNeedOwner = 4324
 
     case invalidMessagingTarget = 4401
     case messageRejectedByApp = 4402
@@ -38,6 +40,9 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
     case messageEditDisabled = 4406
     case messageRecallDisabled = 4407
     case messageModifiedByCensorship = 4408
+
+    case blockedByConversation = 4548
+    case silenced = 4563
 
     /// The reason string LeanCloud sends with the code.
     public var reason: String {
@@ -67,7 +72,9 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
         case .conversationLogRejected: "CONVERSATION_LOG_REJECTED"
         case .transientConversationRequired: "TRANSIENT_CONVERSATION_REQUIRED"
         case .conversationMembershipRequired: "CONVERSATION_MEMBERSHIP_REQUIRED"
+        case .conversationOperationUnauthorized: "CONVERSATION_OPERATION_UNAUTHORIZED"
         case .temporaryConversationExpired: "TEMPORARY_CONVERSATION_EXPIRED"
+        case .conversationNeedOwner: "CONVERSATION_NEED_OWNER"
         case .invalidMessagingTarget: "INVALID_MESSAGING_TARGET"
         case .messageRejectedByApp: "MESSAGE_REJECTED_BY_APP"
         case .messageOwnershipRequired: "MESSAGE_OWNERSHIP_REQUIRED"
@@ -76,6 +83,9 @@ public enum ErrorCode: Int32, Sendable, CaseIterable {
         case .messageEditDisabled: "MESSAGE_EDIT_DISABLED"
         case .messageRecallDisabled: "MESSAGE_RECALL_DISABLED"
         case .messageModifiedByCensorship: "MESSAGE_MODIFIED_BY_CENSORSHIP"
+        case .blockedByConversation: "BLOCKED_BY_CONV"
+        // LeanCloud's spelling, which apps may match.
+        case .silenced: "SILIENCED"
         }
     }
 }

@@ -8,7 +8,7 @@ import Testing
         let server = try await TestServer.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
-        for key in ["tr", "sys", "temp", "c", "m", "mu", "msg_from", "msg", "lm", "createdAt", "attr.tr", "attr.msg_from", "objectId"] {
+        for key in ["tr", "sys", "temp", "c", "m", "mu", "msg_from", "msg", "lm", "createdAt", "tr.x", "objectId"] {
             let reply = try await alice.request(.update(cid: cid, attributes: #"{"\#(key)":true}"#))
             #expect(reply.errorMessage.code == 4306, "\(key) was accepted")
         }
@@ -23,11 +23,25 @@ import Testing
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await alice.request(.update(cid: cid, attributes: #"{"theme":{"color":"red","font":"serif"},"level":1}"#))
-        #expect(try await alice.request(.update(cid: cid, attributes: #"{"attr.theme.color":"blue"}"#)).op == .updated)
+        #expect(try await alice.request(.update(cid: cid, attributes: #"{"theme.color":"blue"}"#)).op == .updated)
         #expect(try await alice.request(.update(cid: cid, attributes: #"{"level":{"__op":"Delete"}}"#)).op == .updated)
         let found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["theme"] as? [String: String] == ["color": "blue", "font": "serif"])
         #expect(found["level"] == nil)
+        try await server.stop()
+    }
+
+    /// The SDK's `conversation.set('attr.lee', 'yeh')`: `attr` is an attribute like any
+    /// other, and the dotted key sets one key inside it.
+    @Test func attrDottedKeysSetKeysInsideAttr() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        #expect(try await alice.request(.update(cid: cid, attributes: #"{"attr":{"lean":"cloud"}}"#)).op == .updated)
+        #expect(try await alice.request(.update(cid: cid, attributes: #"{"attr.lee":"yeh","attr.tr":1}"#)).op == .updated)
+        let found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
+        #expect(found["attr"] as? NSDictionary == ["lean": "cloud", "lee": "yeh", "tr": 1] as NSDictionary)
+        #expect(found["lee"] == nil && found["tr"] == nil)
         try await server.stop()
     }
 

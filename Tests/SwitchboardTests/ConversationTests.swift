@@ -98,7 +98,7 @@ import Testing
 
         let found = try #require(try await bob.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["name"] as? String == "new")
-        #expect(found["color"] as? String == "red")
+        #expect((found["attr"] as? [String: Any])?["color"] as? String == "red")
         #expect(found["level"] as? Int == 3)
 
         let reserved = try await alice.request(.update(cid: cid, attributes: #"{"m":["x"]}"#))

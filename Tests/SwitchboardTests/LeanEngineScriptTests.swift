@@ -290,7 +290,7 @@ import Testing
               query.equalTo('objectId', request.params.convId);
               query.find().then(function (results) {
                 var conversation = results[0];
-                var tag = [conversation.get('name'), conversation.get('attr').level, conversation.get('m').length, conversation.get('c')].join('/');
+                var tag = [conversation.get('name'), conversation.get('level'), conversation.get('m').length, conversation.get('c')].join('/');
                 return AV.Object.createWithoutData('_Conversation', request.params.convId).fetch().then(function (fetched) {
                   response.success({ content: tag + ' ' + fetched.get('name') + ': ' + request.params.content });
                 });

@@ -1,8 +1,9 @@
 import SwitchboardJSON
 import SwitchboardWire
 
-/// One key of a `conv/update`: `color`, `attr.color` or a dotted path into nested objects
-/// (`attr.theme.color`), with its new value or LeanCloud's `{"__op": "Delete"}`.
+/// One key of a `conv/update`: `color` or a dotted path into nested objects (`theme.color`,
+/// `attr.color`: the SDK's `attr` is an attribute like any other), with its new value or
+/// LeanCloud's `{"__op": "Delete"}`.
 struct AttributeUpdate {
     /// Segments a dotted key may have; LeanCloud apps nest a few levels.
     static let maxPathDepth = 8
@@ -11,7 +12,7 @@ struct AttributeUpdate {
     /// back (the JSON reader stops at 512) and costs every later read.
     static let maxTotalDepth = 32
 
-    /// The path below the attributes, without LeanCloud's optional `attr.` prefix.
+    /// The path below the attributes.
     let path: [String]
     /// nil deletes.
     let value: JSONValue?
@@ -20,8 +21,7 @@ struct AttributeUpdate {
         guard key.utf8.count <= Self.maxKeyLength else {
             throw CommandError(.conversationUpdateFailed, detail: "attribute keys are at most \(Self.maxKeyLength) bytes")
         }
-        var path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        if path.count > 1, path[0] == "attr" { path.removeFirst() }
+        let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard path.count <= Self.maxPathDepth, !path.contains(where: \.isEmpty) else {
             throw CommandError(.conversationUpdateFailed, detail: "attribute keys have 1 to \(Self.maxPathDepth) non-empty dotted parts")
         }

@@ -19,7 +19,14 @@ public struct Conversation: Sendable, Equatable {
     public var attributes: [String: JSONValue]
     /// For `unique` conversations: the sorted member list that identifies it.
     public var uniqueKey: String?
+    /// Members who turned off pushes for it (`mu`).
     public var mutedBy: [String]
+    /// Members the owner made managers; the owner is the creator.
+    public var managers: [String]
+    /// Members who may not send (`add_shutup`).
+    public var silenced: [String]
+    /// Clients who may not join or be added (the conversation's blacklist).
+    public var blocked: [String]
     public var createdAt: Int64
     public var updatedAt: Int64
     public var lastMessageAt: Int64?
@@ -29,7 +36,7 @@ public struct Conversation: Sendable, Equatable {
     public init(
         id: String, kind: Kind, name: String?, creator: String, members: [String],
         attributes: [String: JSONValue], uniqueKey: String?, mutedBy: [String] = [],
-        createdAt: Int64, updatedAt: Int64, lastMessageAt: Int64? = nil, expiresAt: Int64? = nil
+        managers: [String] = [], silenced: [String] = [], blocked: [String] = [], createdAt: Int64, updatedAt: Int64, lastMessageAt: Int64? = nil, expiresAt: Int64? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -39,6 +46,9 @@ public struct Conversation: Sendable, Equatable {
         self.attributes = attributes
         self.uniqueKey = uniqueKey
         self.mutedBy = mutedBy
+        self.managers = managers
+        self.silenced = silenced
+        self.blocked = blocked
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastMessageAt = lastMessageAt

@@ -56,20 +56,20 @@ enum ConversationDocument {
 
 extension ConversationDocument {
     /// A conversation as LeanCloud stores it in `_Conversation`, as hook scripts' queries
-    /// see it: custom attributes under `attr`, kinds as flags.
+    /// see it: each custom attribute its own field (as the SDK's `attr`), kinds as flags.
     static func storageObject(_ conversation: Conversation) -> JSONValue {
-        var object: [String: JSONValue] = [
+        var object = conversation.attributes
+        object.merge([
             "objectId": .string(conversation.id),
             "m": .array(conversation.members.map(JSONValue.string)),
             "c": .string(conversation.creator),
             "mu": .array(conversation.mutedBy.map(JSONValue.string)),
-            "attr": .object(conversation.attributes),
             "tr": .bool(conversation.isTransient),
             "sys": .bool(conversation.kind == .system),
             "unique": .bool(conversation.uniqueKey != nil),
             "createdAt": .string(ISODate.string(milliseconds: conversation.createdAt)),
             "updatedAt": .string(ISODate.string(milliseconds: conversation.updatedAt)),
-        ]
+        ]) { _, server in server }
         if let name = conversation.name { object["name"] = .string(name) }
         if conversation.uniqueKey != nil { object["uniqueId"] = .string(conversation.id) }
         if let last = conversation.lastMessageAt { object["lm"] = ISODate.object(milliseconds: last) }

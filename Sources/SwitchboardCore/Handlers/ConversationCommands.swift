@@ -99,16 +99,25 @@ struct ConversationCommands: Sendable {
 
     // MARK: changes
 
-    /// `conv/add`, `remove`, `update`, `mute` and `unmute`: each reads the conversation,
-    /// changes it and saves it whole, one at a time per conversation.
+    /// `conv/add`, `remove`, `update`, `mute`, `unmute`, `member_info_update`, `add_shutup`,
+    /// `remove_shutup` and `blacklist/block`, `unblock`: each reads the conversation, changes
+    /// it and saves it whole, one at a time per conversation.
     func change(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
-        try await locks.withLock(request.convMessage.cid) {
+        if request.cmd == .blacklist {
+            return try await locks.withLock(request.blacklistMessage.srcCid) {
+                try await setBlocked(request.op == .block, request, from: clientID)
+            }
+        }
+        return try await locks.withLock(request.convMessage.cid) {
             switch request.op {
             case .add: try await add(request, from: clientID)
             case .remove: try await remove(request, from: clientID)
             case .update: try await update(request, from: clientID)
             case .mute: try await setMuted(true, request, from: clientID)
             case .unmute: try await setMuted(false, request, from: clientID)
+            case .memberInfoUpdate: try await updateMemberRole(request, from: clientID)
+            case .addShutup: try await setSilenced(true, request, from: clientID)
+            case .removeShutup: try await setSilenced(false, request, from: clientID)
             default: throw CommandError(.unparseableRawMessage, detail: "unsupported command conv/\(request.op)")
             }
         }
@@ -133,7 +142,8 @@ struct ConversationCommands: Sendable {
         if context.settings.signaturesRequired || signedJoin {
             try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .invite)
         }
-        let added = requested.filter { !conversation.members.contains($0) }
+        let refused = requested.filter(conversation.blocked.contains)
+        let added = requested.filter { !conversation.members.contains($0) && !refused.contains($0) }
         guard conversation.members.count + added.count <= context.settings.maxMembers else {
             throw CommandError(.conversationFull, detail: "at most \(context.settings.maxMembers) members")
         }
@@ -146,7 +156,10 @@ struct ConversationCommands: Sendable {
             await hooks.membersChanged(.add, initBy: clientID, members: added, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: .added)
-        reply.convMessage.allowedPids = requested
+        reply.convMessage.allowedPids = requested.filter { !refused.contains($0) }
+        if !refused.isEmpty {
+            reply.convMessage.failedPids = [Self.failure(.blockedByConversation, pids: refused, detail: "blocked in \(conversation.id)")]
+        }
         return reply
     }
 
@@ -157,7 +170,8 @@ struct ConversationCommands: Sendable {
         if context.settings.signaturesRequired, !leavingSelf {
             try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .kick)
         }
-        let removed = requested.filter { conversation.members.contains($0) }
+        let (refused, failures) = removalFailures(requested, from: conversation, by: clientID)
+        let removed = requested.filter { conversation.members.contains($0) && !refused.contains($0) }
         if !removed.isEmpty {
             // A member leaving by itself is not the app's to refuse.
             if !leavingSelf {
@@ -166,19 +180,49 @@ struct ConversationCommands: Sendable {
             // Announce to the members before they go, so the removed ones hear it too.
             let before = conversation
             conversation.members.removeAll { removed.contains($0) }
+            conversation.managers.removeAll { removed.contains($0) }
             conversation.updatedAt = ServerClock.wallMilliseconds()
             try await context.store.saveConversation(conversation)
             announceMembership(of: before, changed: removed, by: clientID, joined: false)
             await hooks.membersChanged(.remove, initBy: clientID, members: removed, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: .removed)
-        reply.convMessage.allowedPids = requested
+        reply.convMessage.allowedPids = requested.filter { !refused.contains($0) }
+        reply.convMessage.failedPids = failures
         return reply
+    }
+
+    /// Who `clientID` may not remove, with why: anyone ranked above it (4320), and the owner
+    /// while it has managers (4324: the roles need their owner). Without managers the
+    /// creator may leave, as on LeanCloud.
+    private func removalFailures(_ requested: [String], from conversation: Conversation, by clientID: String) -> ([String], [ErrorCommand]) {
+        let own = conversation.role(of: clientID)
+        let outranking = requested.filter { $0 != clientID && conversation.role(of: $0).outranks(own) }
+        let owner = !conversation.managers.isEmpty && requested.contains(conversation.creator) && !outranking.contains(conversation.creator)
+            ? [conversation.creator] : []
+        var failures: [ErrorCommand] = []
+        if !outranking.isEmpty {
+            failures.append(Self.failure(.conversationOperationUnauthorized, pids: outranking, detail: "only members ranked below you can be removed"))
+        }
+        if !owner.isEmpty {
+            failures.append(Self.failure(.conversationNeedOwner, pids: owner, detail: "the owner stays while it has managers"))
+        }
+        return (outranking + owner, failures)
+    }
+
+    /// One entry of `failedPids`: the clients a partly done request left out, and why.
+    static func failure(_ code: ErrorCode, pids: [String], detail: String) -> ErrorCommand {
+        var failure = ErrorCommand()
+        failure.code = code.rawValue
+        failure.reason = code.reason
+        failure.detail = detail
+        failure.pids = pids
+        return failure
     }
 
     /// `joined`/`left` to the members who came or went, `members_joined`/`members_left` to
     /// the others. Chat rooms only tell the members themselves: rooms are large.
-    private func announceMembership(of conversation: Conversation, changed: [String], by clientID: String, joined: Bool) {
+    func announceMembership(of conversation: Conversation, changed: [String], by clientID: String, joined: Bool) {
         var own = Replies.notification(.conv, op: joined ? .joined : .left, to: clientID)
         own.convMessage.cid = conversation.id
         own.convMessage.initBy = clientID
@@ -314,7 +358,7 @@ struct ConversationCommands: Sendable {
 
     // MARK: helpers
 
-    private func existingConversation(_ id: String) async throws -> Conversation {
+    func existingConversation(_ id: String) async throws -> Conversation {
         guard !id.isEmpty, let conversation = try await context.store.conversation(id: id),
               !conversation.isExpired(at: ServerClock.wallMilliseconds())
         else {
@@ -332,12 +376,12 @@ struct ConversationCommands: Sendable {
         return conversation
     }
 
-    private func requireValidIDs(_ ids: [String]) throws {
+    func requireValidIDs(_ ids: [String]) throws {
         guard ids.allSatisfy(ClientID.isValid) else { throw CommandError(.conversationAPIFailed, detail: ClientID.rule) }
     }
 
     /// One request names at most as many members as a conversation may have.
-    private func requireMemberLimit(_ count: Int) throws {
+    func requireMemberLimit(_ count: Int) throws {
         guard count <= context.settings.maxMembers else {
             throw CommandError(.conversationFull, detail: "at most \(context.settings.maxMembers) members")
         }
@@ -361,7 +405,7 @@ struct ConversationCommands: Sendable {
         return object
     }
 
-    private static func uniqued(_ ids: [String]) -> [String] {
+    static func uniqued(_ ids: [String]) -> [String] {
         var seen = Set<String>()
         return ids.filter { !$0.isEmpty && seen.insert($0).inserted }
     }

@@ -27,6 +27,9 @@ struct MessageCommands: Sendable {
         guard conversation.members.contains(clientID) else {
             throw CommandError(.invalidMessagingTarget, detail: "\(clientID) is not a member of \(conversation.id)")
         }
+        guard !conversation.silenced.contains(clientID) else {
+            throw CommandError(.silenced, detail: "\(clientID) is silenced in \(conversation.id)")
+        }
         let content: MessageContent = direct.hasBinaryMsg ? .binary(Array(direct.binaryMsg)) : .text(direct.msg)
         guard content.byteCount <= context.settings.maxContentBytes else {
             throw CommandError(.frameTooLong, detail: "content is \(content.byteCount) bytes, at most \(context.settings.maxContentBytes) allowed")

@@ -1,3 +1,6 @@
+import Crypto
+import Foundation
+
 /// Random identifiers in the shapes LeanCloud's SDKs are used to.
 public enum Identifiers {
     /// 24 lowercase hex digits, like the object ids of LeanCloud conversations.
@@ -17,6 +20,12 @@ public enum Identifiers {
         temporaryPrefix + conversationID()
     }
 
+    /// The object id of a member's `_ConversationMemberInfo` row: the same for the same
+    /// conversation and member, in the shape of LeanCloud's object ids.
+    public static func memberInfoID(conversationID: String, clientID: String) -> String {
+        SHA256.hash(data: Data("\(conversationID)\n\(clientID)".utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+    }
+
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
     /// 22 URL-safe characters (132 random bits), like LeanCloud's message ids.
@@ -33,10 +42,5 @@ public enum Identifiers {
     private static func random(_ count: Int, from characters: ArraySlice<Character>) -> String {
         var generator = SystemRandomNumberGenerator()
         return String((0..<count).map { _ in characters.randomElement(using: &generator)! })
-    }
-
-    /// A session token handed out at login.
-    public static func sessionToken() -> String {
-        messageID() + messageID()
     }
 }

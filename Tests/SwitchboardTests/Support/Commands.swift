@@ -203,3 +203,25 @@ extension TestClient {
         return try JSONSerialization.jsonObject(with: Data(reply.convMessage.results.data.utf8)) as? [[String: Any]] ?? []
     }
 }
+
+/// Role and blacklist commands, as the SDKs build them.
+extension GenericCommand {
+    static func memberRole(_ clientID: String, role: String, cid: String) -> GenericCommand {
+        var command = conversation(.memberInfoUpdate, cid: cid)
+        command.convMessage.targetClientID = clientID
+        command.convMessage.info.pid = clientID
+        command.convMessage.info.role = role
+        return command
+    }
+
+    static func blacklist(_ op: OpType, cid: String, clients: [String] = [], limit: Int32? = nil, next: String? = nil) -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .blacklist
+        command.op = op
+        command.blacklistMessage.srcCid = cid
+        command.blacklistMessage.toPids = clients
+        if let limit { command.blacklistMessage.limit = limit }
+        if let next { command.blacklistMessage.next = next }
+        return command
+    }
+}

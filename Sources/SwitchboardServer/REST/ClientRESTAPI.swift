@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import SwitchboardCore
+import SwitchboardJSON
+
+/// The parts of LeanCloud's REST API the realtime SDKs call for a logged-in client:
+/// `GET /1.1/classes/_ConversationMemberInfo` (member roles). A request names the app
+/// (`X-LC-Id`, and `X-LC-Key` with the app key or `<master key>,master`) and the client (`client_id`, with the session token its login
+/// gave in `X-LC-IM-Session-Token`).
+struct ClientRESTAPI {
+    let appID: String
+    let appKey: String
+    let masterKey: String
+    let core: MessagingCore
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/1.1/classes/_ConversationMemberInfo") { request, _ in
+            await respond(to: request) { clientID in
+                let whereDocument = try Self.whereDocument(request)
+                return ["results": .array(try await core.memberInfoObjects(where: whereDocument, for: clientID))]
+            }
+        }
+    }
+
+    /// Authenticates the app and the client, then answers with `body`'s JSON; a query the
+    /// server cannot run answers 400 with LeanCloud's code 1 and why.
+    private func respond(to request: Request, _ body: (String) async throws -> JSONValue) async -> Response {
+        let key = request.header("X-LC-Key")
+        guard request.header("X-LC-Id") == appID, key == appKey || key == masterKey + ",master" else {
+            return RESTResponse.error(.unauthorized, code: 401, "Unauthorized.")
+        }
+        guard let clientID = request.uri.queryParameters["client_id"].map(String.init), !clientID.isEmpty,
+              let token = request.header("X-LC-IM-Session-Token"),
+              core.sessionTokens.isValid(token, for: clientID, now: Int64(Date().timeIntervalSince1970 * 1000))
+        else {
+            return RESTResponse.error(.unauthorized, code: 4112, "SESSION_TOKEN_EXPIRED: client_id and X-LC-IM-Session-Token do not match a login")
+        }
+        do {
+            return RESTResponse.json(try await body(clientID))
+        } catch let unsupported as DocumentFilter.Unsupported {
+            return RESTResponse.error(.badRequest, code: 1, unsupported.description)
+        } catch let failure as RESTFailure {
+            return RESTResponse.error(.badRequest, code: 107, failure.message)
+        } catch {
+            return RESTResponse.error(.internalServerError, code: 1, "internal error")
+        }
+    }
+
+    private static func whereDocument(_ request: Request) throws -> JSONValue {
+        guard let text = request.uri.queryParameters["where"], !text.isEmpty else { return .object([:]) }
+        guard let value = try? JSONValue(parsing: String(text)), value.objectValue != nil else {
+            throw RESTFailure(message: "where is not a JSON object")
+        }
+        return value
+    }
+}
+
+/// A request the REST API refuses as malformed (LeanCloud's code 107, invalid JSON).
+struct RESTFailure: Error {
+    let message: String
+}
