@@ -20,3 +20,15 @@ struct CoreContext: Sendable {
         access = ConversationAccess(privateConversations: settings.privateConversations)
     }
 }
+
+extension CoreContext {
+    /// Records that a device went offline (logout or lost connection) at `time`, now unless
+    /// given: what is kept for it from then on is what its next login receives.
+    func deviceLeft(_ device: DeviceAddress, at time: Int64 = ServerClock.wallMilliseconds()) async {
+        do {
+            try await store.deviceSeen(device, at: time)
+        } catch {
+            logger.error("device not recorded", metadata: ["client": "\(device.clientID)", "error": "\(error)"])
+        }
+    }
+}

@@ -37,7 +37,7 @@ public final class MessagingCore: Sendable {
         clientHooks = ClientHooks(pipeline: hooks, background: background)
         sessionTokens = SessionTokens(masterKey: settings.masterKey)
         sessions = SessionCommands(context: context, tokens: sessionTokens, delivery: delivery, hooks: clientHooks, wills: wills)
-        conversations = ConversationCommands(context: context, notifier: Notifier(presence: presence), hooks: ConversationHooks(pipeline: hooks, background: background))
+        conversations = ConversationCommands(context: context, notifier: Notifier(context: context), hooks: ConversationHooks(pipeline: hooks, background: background))
         let messageHooks = MessageHooks(pipeline: hooks, background: background, maxContentBytes: settings.maxContentBytes)
         messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
         patches = PatchCommands(context: context, hooks: messageHooks)
@@ -56,9 +56,12 @@ public final class MessagingCore: Sendable {
     /// Carries out one command and sends its reply, or the error reply LeanCloud's SDKs
     /// expect, to the connection. Never throws: a failed command fails alone.
     public func handle(_ request: GenericCommand, on connection: Connection) async {
-        // Conversation and blacklist commands are the ones that notify others while replying; the rest
-        // (sends, acks: the hot path) skip the holding.
-        let notices = request.cmd == .conv || request.cmd == .blacklist ? HeldNotices(connectionID: connection.id) : nil
+        // Conversation, blacklist and patch commands are the ones that notify others while
+        // replying; the rest (sends, acks: the hot path) skip the holding.
+        let notices: HeldNotices? = switch request.cmd {
+        case .conv, .blacklist, .patch: HeldNotices(connectionID: connection.id)
+        default: nil
+        }
         defer { notices?.release(to: connection) }
         do {
             if let reply = try await HeldNotices.$current.withValue(notices, operation: { try await route(request, on: connection) }) {
@@ -75,16 +78,15 @@ public final class MessagingCore: Sendable {
         }
     }
 
-    /// A socket closed: its sessions end.
-    public func connectionClosed(_ connection: Connection) async {
+    /// A socket closed: its sessions end. `silentFor` is how long before the close the
+    /// client last sent anything: notices sent since may not have reached it (a network that
+    /// dies silently is only noticed at the idle timeout), so its next login gets them.
+    public func connectionClosed(_ connection: Connection, silentFor: Duration = .zero) async {
+        let lastHeard = ServerClock.wallMilliseconds() - Int64(silentFor / .milliseconds(1))
         for (clientID, session) in presence.closeAll(connectionID: connection.id) {
             context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
             await clientHooks.offline(clientID, session: session, closeCode: .connectionLost, message: "connection lost")
-            do {
-                try await context.store.deviceSeen(session.device, at: ServerClock.wallMilliseconds())
-            } catch {
-                context.logger.error("device not recorded", metadata: ["client": "\(clientID)", "error": "\(error)"])
-            }
+            await context.deviceLeft(session.device, at: lastHeard)
             if let will = wills.take(for: clientID, droppedConnection: connection.id) {
                 var message = will.message
                 message.timestamp = context.clock.next()
@@ -154,7 +156,7 @@ public final class MessagingCore: Sendable {
         let clientID = try actingClient(request, on: connection)
         switch (request.cmd, request.op) {
         case (.session, .close): return await sessions.close(request, clientID: clientID, on: connection)
-        case (.session, .refresh): return sessions.refresh(request, clientID: clientID)
+        case (.session, .refresh): return sessions.refresh(request, clientID: clientID, on: connection)
         case (.session, .query): return sessions.onlineStatus(request)
         case (.conv, .start): return try await conversations.start(request, from: clientID)
         case (.conv, .add), (.conv, .remove), (.conv, .update), (.conv, .mute), (.conv, .unmute),

@@ -115,6 +115,18 @@ enum Migrations {
                 ALTER TABLE conversation ADD COLUMN blocked TEXT NOT NULL DEFAULT '[]';
                 """)
         }
+        migrator.registerMigration("v9: notices kept for devices offline") { db in
+            try db.execute(sql: """
+                CREATE TABLE notice (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    client_id TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    command BLOB NOT NULL
+                );
+                CREATE INDEX notice_by_client_time ON notice(client_id, created_at);
+                CREATE INDEX notice_by_time ON notice(created_at);
+                """)
+        }
         return migrator
     }
 }

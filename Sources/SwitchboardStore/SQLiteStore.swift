@@ -296,8 +296,11 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
-    public func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws {
+    public func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws -> Int64? {
         try await writer.write { db in
+            let previous = try Int64.fetchOne(
+                db, sql: "SELECT last_seen_at FROM client_device WHERE client_id = ? AND device_key = ?", arguments: [device.clientID, device.key]
+            )
             let isFirstDevice = try Bool.fetchOne(
                 db, sql: "SELECT NOT EXISTS (SELECT 1 FROM client_device WHERE client_id = ?)", arguments: [device.clientID]
             ) ?? false
@@ -315,6 +318,28 @@ public final class SQLiteStore: MessageStore {
                     """,
                 arguments: [device.clientID, device.key, time]
             )
+            return previous
+        }
+    }
+
+    public func keepNotice(_ command: [UInt8], for clientIDs: [String], at time: Int64) async throws {
+        guard !clientIDs.isEmpty else { return }
+        try await writer.write { db in
+            for clientID in clientIDs {
+                try db.executeCached(
+                    sql: "INSERT INTO notice (client_id, created_at, command) VALUES (?, ?, ?)",
+                    arguments: [clientID, time, Data(command)]
+                )
+            }
+        }
+    }
+
+    public func notices(for clientID: String, since time: Int64, limit: Int) async throws -> [[UInt8]] {
+        try await read { db in
+            try Data.fetchAll(
+                db, sql: "SELECT command FROM notice WHERE client_id = ? AND created_at >= ? ORDER BY seq LIMIT ?",
+                arguments: [clientID, time, limit]
+            ).map { Array($0) }
         }
     }
 
@@ -327,6 +352,7 @@ public final class SQLiteStore: MessageStore {
                     """,
                 arguments: [time]
             )
+            try db.executeCached(sql: "DELETE FROM notice WHERE created_at < ?", arguments: [time])
             try db.executeCached(sql: "DELETE FROM client_device WHERE last_seen_at < ?", arguments: [time])
             return db.changesCount
         }

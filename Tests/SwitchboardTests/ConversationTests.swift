@@ -198,6 +198,31 @@ import Testing
 
     /// The SDKs keep one connection for an app's clients and one cache: the changer's reply
     /// comes before the notice its own connection gets for another client.
+    /// The SDK suite's "patch update" listens for the receiver's update after the sender's
+    /// edit resolves, both clients on one connection.
+    @Test func theReplyToAnEditComesBeforeItsNoticeOnTheSameConnection() async throws {
+        let server = try await TestServer.start()
+        let shared = try await server.connect()
+        for client in ["alice", "bob"] {
+            #expect(try await shared.request(.open(client, appID: server.config.appID)).op == .opened)
+        }
+        var start = GenericCommand.startConversation(members: ["bob"])
+        start.peerID = "alice"
+        let cid = try await shared.request(start).convMessage.cid
+        var send = GenericCommand.text("original", cid: cid)
+        send.peerID = "alice"
+        let ack = try await shared.request(send).ackMessage
+        var edit = GenericCommand.patch(cid: cid, mid: ack.uid, timestamp: ack.t, text: "modified")
+        edit.peerID = "alice"
+        edit.i = 901
+        shared.send(edit)
+        let first = try await shared.next { $0.cmd == .patch }
+        let second = try await shared.next { $0.cmd == .patch }
+        #expect(first.hasI && first.i == 901)
+        #expect(!second.hasI && second.peerID == "bob" && second.op == .modified)
+        try await server.stop()
+    }
+
     @Test func theReplyToAChangeComesBeforeNoticesOnTheSameConnection() async throws {
         let server = try await TestServer.start()
         let shared = try await server.connect()

@@ -17,6 +17,18 @@ import Testing
         #expect(!tokens.isValid("garbage", for: "alice", now: 2_000))
     }
 
+    /// The SDKs name their device at the first login only; the token carries it to the
+    /// reconnect, untampered.
+    @Test func aTokenNamesTheDeviceItWasIssuedTo() {
+        let token = tokens.issue(for: "alice", device: "phone-1", now: 1_000)
+        #expect(tokens.device(of: token, for: "alice", now: 2_000) == "phone-1")
+        #expect(tokens.device(of: tokens.issue(for: "alice", now: 1_000), for: "alice", now: 2_000) == "")
+        let parts = token.split(separator: ".")
+        let otherDevice = parts[0] + "." + parts[1] + "." + Data("tablet".utf8).base64EncodedString()
+        #expect(tokens.device(of: otherDevice, for: "alice", now: 2_000) == nil)
+        #expect(tokens.device(of: parts[0] + "." + parts[1], for: "alice", now: 2_000) == nil)
+    }
+
     /// Nothing is kept per login, so a token still opens a session after a restart.
     @Test func aTokenSurvivesARestart() async throws {
         let directory = TestServer.temporaryDirectory()

@@ -39,12 +39,19 @@ public protocol MessageStore: Sendable {
     func trimQueue(of device: DeviceAddress, keepingPerConversation count: Int) async throws
     /// Acknowledges a conversation's messages with timestamps in `range`, as SDKs ack in batches.
     func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message]
-    /// Records that `device` was seen (a login or a disconnect); messages are queued for it
-    /// from its first login on. A client's first named device takes over what was queued
-    /// before the client ever logged in.
-    func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws
-    /// Forgets devices not seen since `time`, with what was queued for them; returns how many.
+    /// Records that `device` was seen (a login or a disconnect) and returns when it was seen
+    /// before, nil for a new device; messages are queued for it from its first login on. A
+    /// client's first named device takes over what was queued before the client ever logged in.
+    @discardableResult
+    func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws -> Int64?
+    /// Forgets devices not seen since `time`, with what was queued for them, and the notices
+    /// kept since before then; returns how many devices.
     func forgetDevices(unseenSince time: Int64) async throws -> Int
+    /// Keeps a notice (a serialized command) for each of `clientIDs`, for their devices that
+    /// are offline now.
+    func keepNotice(_ command: [UInt8], for clientIDs: [String], at time: Int64) async throws
+    /// The notices kept for `clientID` at or after `time`, oldest first.
+    func notices(for clientID: String, since time: Int64, limit: Int) async throws -> [[UInt8]]
     /// The `seq` of the newest message stored, 0 when there is none.
     func latestMessageSeq() async throws -> Int64
     /// Moves the client's read (and so delivered) position in a conversation up to `timestamp`.

@@ -37,7 +37,7 @@ extension ConversationCommands {
         notice.convMessage.initBy = clientID
         notice.convMessage.info.pid = target
         notice.convMessage.info.role = role.rawValue
-        notifier.notify(conversation.isTransient ? [target] : conversation.members, notice)
+        await notifier.notify(conversation.isTransient ? [target] : conversation.members, notice, permanent: !conversation.isTransient)
         var reply = Replies.reply(to: request, op: .memberInfoUpdated)
         reply.convMessage.cid = conversation.id
         return reply
@@ -53,7 +53,7 @@ extension ConversationCommands {
         if silenced { conversation.silenced += targets }
         conversation.updatedAt = ServerClock.wallMilliseconds()
         try await context.store.saveConversation(conversation)
-        announce(
+        await announce(
             targets, of: conversation, by: clientID,
             own: silenced ? .shutuped : .unshutuped, others: silenced ? .membersShutuped : .membersUnshutuped
         )
@@ -93,12 +93,12 @@ extension ConversationCommands {
         conversation.managers.removeAll { leaving.contains($0) }
         conversation.updatedAt = ServerClock.wallMilliseconds()
         try await context.store.saveConversation(conversation)
-        announce(
+        await announce(
             targets, of: before, by: clientID,
             own: blocked ? .blocked : .unblocked, others: blocked ? .membersBlocked : .membersUnblocked
         )
         if !leaving.isEmpty {
-            announceMembership(of: before, changed: leaving, by: clientID, joined: false)
+            await announceMembership(of: before, changed: leaving, by: clientID, joined: false)
             await hooks.membersChanged(.remove, initBy: clientID, members: leaving, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: blocked ? .blocked : .unblocked)
@@ -141,17 +141,17 @@ extension ConversationCommands {
 
     /// The targets hear `own`, every member (targets too) `others` naming them; in chat
     /// rooms, which are large, only the targets hear.
-    private func announce(_ targets: [String], of conversation: Conversation, by clientID: String, own: OpType, others: OpType) {
+    private func announce(_ targets: [String], of conversation: Conversation, by clientID: String, own: OpType, others: OpType) async {
         var notice = Replies.notification(.conv, op: own, to: clientID)
         notice.convMessage.cid = conversation.id
         notice.convMessage.initBy = clientID
-        notifier.notify(targets, notice)
+        await notifier.notify(targets, notice, permanent: !conversation.isTransient)
         guard !conversation.isTransient else { return }
         var told = Replies.notification(.conv, op: others, to: clientID)
         told.convMessage.cid = conversation.id
         told.convMessage.initBy = clientID
         told.convMessage.m = targets
-        notifier.notify(conversation.members, told)
+        await notifier.notify(conversation.members, told, permanent: true)
     }
 
     /// A page of a list: `next` is where the previous page stopped, as a decimal offset.

@@ -92,7 +92,7 @@ struct ConversationCommands: Sendable {
         var joined = Replies.notification(.conv, op: .joined, to: clientID)
         joined.convMessage.cid = conversation.id
         joined.convMessage.initBy = clientID
-        notifier.notify(members.filter { $0 != clientID }, joined)
+        await notifier.notify(members.filter { $0 != clientID }, joined, permanent: !conversation.isTransient)
         await hooks.started(conversation.id)
         return reply
     }
@@ -152,7 +152,7 @@ struct ConversationCommands: Sendable {
             conversation.members += added
             conversation.updatedAt = ServerClock.wallMilliseconds()
             try await context.store.saveConversation(conversation)
-            announceMembership(of: conversation, changed: added, by: clientID, joined: true)
+            await announceMembership(of: conversation, changed: added, by: clientID, joined: true)
             await hooks.membersChanged(.add, initBy: clientID, members: added, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: .added)
@@ -183,7 +183,7 @@ struct ConversationCommands: Sendable {
             conversation.managers.removeAll { removed.contains($0) }
             conversation.updatedAt = ServerClock.wallMilliseconds()
             try await context.store.saveConversation(conversation)
-            announceMembership(of: before, changed: removed, by: clientID, joined: false)
+            await announceMembership(of: before, changed: removed, by: clientID, joined: false)
             await hooks.membersChanged(.remove, initBy: clientID, members: removed, conversationID: conversation.id)
         }
         var reply = Replies.reply(to: request, op: .removed)
@@ -222,17 +222,17 @@ struct ConversationCommands: Sendable {
 
     /// `joined`/`left` to the members who came or went, `members_joined`/`members_left` to
     /// the others. Chat rooms only tell the members themselves: rooms are large.
-    func announceMembership(of conversation: Conversation, changed: [String], by clientID: String, joined: Bool) {
+    func announceMembership(of conversation: Conversation, changed: [String], by clientID: String, joined: Bool) async {
         var own = Replies.notification(.conv, op: joined ? .joined : .left, to: clientID)
         own.convMessage.cid = conversation.id
         own.convMessage.initBy = clientID
-        notifier.notify(changed, own)
+        await notifier.notify(changed, own, permanent: !conversation.isTransient)
         guard !conversation.isTransient else { return }
         var others = Replies.notification(.conv, op: joined ? .membersJoined : .membersLeft, to: clientID)
         others.convMessage.cid = conversation.id
         others.convMessage.initBy = clientID
         others.convMessage.m = changed
-        notifier.notify(conversation.members.filter { !changed.contains($0) }, others)
+        await notifier.notify(conversation.members.filter { !changed.contains($0) }, others, permanent: true)
     }
 
     // MARK: update, mute
@@ -276,7 +276,7 @@ struct ConversationCommands: Sendable {
         notice.convMessage.udate = updatedAt
         notice.convMessage.attr.data = JSONValue.object(changes).jsonString
         notice.convMessage.attrModified.data = JSONValue.object(modified).jsonString
-        notifier.notify(conversation.members.filter { $0 != clientID }, notice)
+        await notifier.notify(conversation.members.filter { $0 != clientID }, notice, permanent: !conversation.isTransient)
         return reply
     }
 

@@ -5,7 +5,8 @@ import SwitchboardWire
 /// LeanCloud's SDKs share one connection between an app's clients and update one cache from
 /// both: a notice about a change ahead of the reply to the change overwrote the changer's
 /// view of it (`conv/update` with `attr.x`, the SDK's own test suite). Other connections
-/// get their notices at once. Only conversation commands hold (see `MessagingCore.handle`).
+/// get their notices at once. Only conversation, blacklist and patch commands hold (see
+/// `MessagingCore.handle`).
 final class HeldNotices: Sendable {
     /// The command being handled, in the task that handles it.
     @TaskLocal static var current: HeldNotices?
@@ -26,6 +27,14 @@ final class HeldNotices: Sendable {
             guard held != nil else { return false }
             held?.append(command)
             return true
+        }
+    }
+
+    /// Sends a notice now, or after the reply of the command being handled when it is for
+    /// that command's connection.
+    static func send(_ command: GenericCommand, to connection: Connection) {
+        if current?.hold(command, for: connection) != true {
+            connection.outbox.send(command)
         }
     }
 

@@ -64,7 +64,7 @@ struct PatchCommands: Sendable {
         let patch = PatchNotices.item(for: changed)
         for member in Set(decided.recipients + [clientID]) {
             for target in context.presence.connections(of: member) where !(member == clientID && target.id == connection.id) {
-                target.outbox.send(PatchNotices.notice([patch], to: member))
+                HeldNotices.send(PatchNotices.notice([patch], to: member), to: target)
             }
         }
         if let rewrite = decided.patch {

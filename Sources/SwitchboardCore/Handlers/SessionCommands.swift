@@ -37,15 +37,23 @@ struct SessionCommands: Sendable {
         // longer good (expired, another client's, forged) makes it drop the token and log in
         // afresh, as on LeanCloud.
         let presentsToken = open.hasSt && !open.st.isEmpty
-        if presentsToken, !tokens.isValid(open.st, for: clientID, now: now) {
-            throw CommandError(.sessionTokenExpired, detail: "the session token expired or is not \(clientID)'s")
+        var tokenDevice: String?
+        if presentsToken {
+            tokenDevice = tokens.device(of: open.st, for: clientID, now: now)
+            guard tokenDevice != nil else {
+                throw CommandError(.sessionTokenExpired, detail: "the session token expired or is not \(clientID)'s")
+            }
         }
         if context.settings.signaturesRequired, !presentsToken {
             try verifySignature(open, clientID: clientID, now: now)
         }
         let tag = open.hasTag && !open.tag.isEmpty && open.tag != "default" ? open.tag : nil
-        let device = DeviceAddress(clientID: clientID, deviceID: open.hasDeviceID ? open.deviceID : nil, tag: tag)
-        try await context.store.deviceSeen(device, at: now)
+        let namesDevice = (open.hasDeviceID && !open.deviceID.isEmpty) || tag != nil
+        // A reconnect names no device: its token says which it is.
+        let device = namesDevice || tokenDevice == nil
+            ? DeviceAddress(clientID: clientID, deviceID: open.hasDeviceID ? open.deviceID : nil, tag: tag)
+            : DeviceAddress(clientID: clientID, key: tokenDevice ?? "")
+        let lastSeen = try await context.store.deviceSeen(device, at: now)
         let session = Presence.Session(connection: connection, tag: tag, device: device)
         let (displacedSessions, catchUpTo) = context.presence.open(session, for: clientID)
         for displaced in displacedSessions {
@@ -64,10 +72,16 @@ struct SessionCommands: Sendable {
 
         var reply = Replies.reply(to: request, op: .opened)
         reply.peerID = clientID
-        reply.sessionMessage.st = tokens.issue(for: clientID, now: now)
+        reply.sessionMessage.st = tokens.issue(for: clientID, device: device.key, now: now)
         reply.sessionMessage.stTtl = SessionTokens.lifetimeSeconds
+        // Where the SDK starts counting patches and notices from.
+        reply.serverTs = now
         connection.outbox.send(reply)
-        // What was missed while offline follows the `opened` reply.
+        // What was missed while offline follows the `opened` reply: notices first, as a
+        // conversation joined comes before its messages.
+        if let lastSeen {
+            try await replayNotices(to: clientID, on: connection, since: lastSeen)
+        }
         if let keep = context.settings.offlineMessagesPerConversation {
             try await context.store.trimQueue(of: device, keepingPerConversation: keep)
         }
@@ -81,6 +95,20 @@ struct SessionCommands: Sendable {
         }
         await hooks.online(clientID, session: session, reconnect: open.r)
     }
+
+    /// The permanent notices (membership, roles, changes) kept for the client since its
+    /// device was last seen, oldest first, as they were sent then.
+    private func replayNotices(to clientID: String, on connection: Connection, since time: Int64) async throws {
+        for bytes in try await context.store.notices(for: clientID, since: time, limit: Self.maxReplayedNotices) {
+            guard var notice = try? GenericCommand(serializedBytes: bytes) else { continue }
+            notice.peerID = clientID
+            connection.outbox.send(notice)
+        }
+    }
+
+    /// Notices one login replays; a device offline through more is better served by
+    /// querying its conversations afresh.
+    static let maxReplayedNotices = 1000
 
     /// Sends the device what was stored for it up to `lastSeq` and not acknowledged, oldest
     /// first; live deliveries wait until then.
@@ -97,14 +125,16 @@ struct SessionCommands: Sendable {
         wills.discard(for: clientID)
         if let session = context.presence.close(clientID: clientID, connectionID: connection.id) {
             await hooks.offline(clientID, session: session, closeCode: .loggedOut, message: "logged out")
+            await context.deviceLeft(session.device)
         }
         context.logger.info("session closed", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
         return Replies.reply(to: request, op: .closed)
     }
 
-    func refresh(_ request: GenericCommand, clientID: String) -> GenericCommand {
+    func refresh(_ request: GenericCommand, clientID: String, on connection: Connection) -> GenericCommand {
         var reply = Replies.reply(to: request, op: .refreshed)
-        reply.sessionMessage.st = tokens.issue(for: clientID, now: ServerClock.wallMilliseconds())
+        let device = context.presence.session(clientID: clientID, connectionID: connection.id)?.device.key ?? ""
+        reply.sessionMessage.st = tokens.issue(for: clientID, device: device, now: ServerClock.wallMilliseconds())
         reply.sessionMessage.stTtl = SessionTokens.lifetimeSeconds
         return reply
     }

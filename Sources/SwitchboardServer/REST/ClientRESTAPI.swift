@@ -4,7 +4,7 @@ import SwitchboardCore
 import SwitchboardJSON
 
 /// The parts of LeanCloud's REST API the realtime SDKs call for a logged-in client:
-/// `GET /1.1/classes/_ConversationMemberInfo` (member roles). A request names the app
+/// `GET /1.1/classes/_ConversationMemberInfo` (member roles) and `GET /1.1/rtm/notifications`. A request names the app
 /// (`X-LC-Id`, and `X-LC-Key` with the app key or `<master key>,master`) and the client (`client_id`, with the session token its login
 /// gave in `X-LC-IM-Session-Token`).
 struct ClientRESTAPI {
@@ -14,6 +14,13 @@ struct ClientRESTAPI {
     let core: MessagingCore
 
     func register(on router: Router<BasicRequestContext>) {
+        // The SDKs' catch-up on notices missed while offline. Switchboard replays those over
+        // the WebSocket right after `session/opened` (SDKs that never call here get them
+        // too), so this answers that nothing is left; handing them out here as well would
+        // give the JavaScript SDK each twice.
+        router.get("/1.1/rtm/notifications") { request, _ in
+            await respond(to: request) { _ in ["hasMore": false, "notifications": []] }
+        }
         router.get("/1.1/classes/_ConversationMemberInfo") { request, _ in
             await respond(to: request) { clientID in
                 let whereDocument = try Self.whereDocument(request)

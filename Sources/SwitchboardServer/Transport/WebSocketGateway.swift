@@ -98,7 +98,7 @@ final class WebSocketGateway: Sendable {
         }
 
         open.withLock { $0[id] = nil }
-        await core.connectionClosed(connection)
+        await core.connectionClosed(connection, silentFor: ContinuousClock.now - activity.lastSeen)
         logger.debug("connection closed", metadata: ["connection": "\(id)"])
     }
 

@@ -225,3 +225,13 @@ extension GenericCommand {
         return command
     }
 }
+
+extension GenericCommand {
+    /// `session/close`: a logout.
+    static func closeSession() -> GenericCommand {
+        var command = GenericCommand()
+        command.cmd = .session
+        command.op = .close
+        return command
+    }
+}
