@@ -23,8 +23,8 @@ import Testing
         let server = try await TestServer.start()
         let client = try await server.login("alice")
         var unknown = GenericCommand()
-        unknown.cmd = .blacklist
-        unknown.op = .block
+        unknown.cmd = .pubsub
+        unknown.op = .join
         let reply = try await client.request(unknown)
         #expect(reply.isError)
         #expect(reply.errorMessage.code == 4114)

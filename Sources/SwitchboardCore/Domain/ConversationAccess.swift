@@ -2,8 +2,8 @@
 /// same rules (README, "Security model").
 ///
 /// Members see everything of their conversations. Others, as on LeanCloud, may find
-/// one-to-one and group conversations and chat rooms (name, attributes, members of groups),
-/// but never message content; temporary conversations exist only for their members. With
+/// one-to-one and group conversations (name, attributes, members, last message) and chat
+/// rooms (name, attributes), but never read their history; temporary conversations exist only for their members. With
 /// `privateConversations`, one-to-one and group conversations are invisible to non-members
 /// too, and joining one takes an invitation or a signature.
 struct ConversationAccess: Sendable {
@@ -25,9 +25,11 @@ struct ConversationAccess: Sendable {
         conversation.members.contains(clientID) || conversation.kind == .normal
     }
 
-    /// Whether the last message's content and sender show: members only.
+    /// Whether the last message's content and sender show: to members, and as on LeanCloud
+    /// (its SDK's suite reads the last message of a conversation it is not in) to anyone who
+    /// may find a one-to-one or group conversation. History stays the members'.
     func showsLastMessage(of conversation: Conversation, to clientID: String) -> Bool {
-        conversation.members.contains(clientID)
+        conversation.members.contains(clientID) || (conversation.kind == .normal && !privateConversations)
     }
 
     /// Whether a non-member joining by itself needs a signature it did not have to show
