@@ -244,6 +244,24 @@ import Testing
         try await server.stop()
     }
 
+    /// The SDK's `createTemporaryConversation` asks for `unique`: the other member gets the
+    /// live one both are in; once it expires, a new one.
+    @Test func uniqueTemporaryConversationsAreSharedUntilTheyExpire() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let first = try await alice.request(.startConversation(members: ["bob"], unique: true, temporary: true, ttl: 1)).convMessage.cid
+        let same = try await bob.request(.startConversation(members: ["alice"], unique: true, temporary: true))
+        #expect(same.convMessage.cid == first)
+        #expect(same.convMessage.tempConvTtl >= 1 && same.convMessage.tempConvTtl <= 1)
+        let normal = try await bob.request(.startConversation(members: ["alice"], unique: true)).convMessage.cid
+        #expect(normal != first && !normal.hasPrefix("_tmp:"))
+        try await Task.sleep(for: .milliseconds(1100))
+        let renewed = try await bob.request(.startConversation(members: ["alice"], unique: true, temporary: true)).convMessage.cid
+        #expect(renewed != first && renewed.hasPrefix("_tmp:"))
+        try await server.stop()
+    }
+
     @Test func temporaryConversationsExpire() async throws {
         let server = try await TestServer.start()
         let alice = try await server.login("alice")

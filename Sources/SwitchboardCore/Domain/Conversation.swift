@@ -63,8 +63,9 @@ public struct Conversation: Sendable, Equatable {
         return now >= expiresAt
     }
 
-    /// The key that identifies a unique conversation by its members, whatever their order.
-    public static func uniqueKey(for members: [String]) -> String {
-        Set(members).sorted().joined(separator: "\u{1F}")
+    /// The key that identifies a unique conversation by its members, whatever their order;
+    /// temporary conversations have keys of their own, so the same members may have both.
+    public static func uniqueKey(for members: [String], temporary: Bool = false) -> String {
+        (temporary ? Identifiers.temporaryPrefix : "") + Set(members).sorted().joined(separator: "\u{1F}")
     }
 }

@@ -41,13 +41,13 @@ struct ConversationCommands: Sendable {
         if conv.transient {
             // A chat room: its creator joins it; others join with conv/add.
             members = [clientID]
-        } else if conv.unique, !conv.tempConv {
-            let key = Conversation.uniqueKey(for: members)
-            if let existing = try await context.store.conversation(uniqueKey: key) {
-                reply.convMessage.cid = existing.id
-                reply.convMessage.cdate = ISODate.string(milliseconds: existing.createdAt)
-                reply.convMessage.uniqueID = existing.id
-                return reply
+        } else if conv.unique {
+            let key = Conversation.uniqueKey(for: members, temporary: conv.tempConv)
+            if var existing = try await context.store.conversation(uniqueKey: key) {
+                guard existing.isExpired(at: now) else { return Self.reply(request, naming: existing, now: now) }
+                // An expired temporary conversation gives its members' key up to the new one.
+                existing.uniqueKey = nil
+                try await context.store.saveConversation(existing)
             }
         }
         try requireMemberLimit(members.count)
@@ -69,7 +69,7 @@ struct ConversationCommands: Sendable {
             creator: clientID,
             members: members,
             attributes: custom,
-            uniqueKey: kind == .normal && conv.unique ? Conversation.uniqueKey(for: members) : nil,
+            uniqueKey: kind != .transient && conv.unique ? Conversation.uniqueKey(for: members, temporary: kind == .temporary) : nil,
             createdAt: now,
             updatedAt: now,
             expiresAt: expiresAt
@@ -79,10 +79,7 @@ struct ConversationCommands: Sendable {
         } catch where conversation.uniqueKey != nil {
             // Another client created the same unique conversation at the same moment.
             guard let key = conversation.uniqueKey, let existing = try await context.store.conversation(uniqueKey: key) else { throw error }
-            reply.convMessage.cid = existing.id
-            reply.convMessage.cdate = ISODate.string(milliseconds: existing.createdAt)
-            reply.convMessage.uniqueID = existing.id
-            return reply
+            return Self.reply(request, naming: existing, now: now)
         }
         context.logger.info("conversation started", metadata: ["conversation": "\(conversation.id)", "by": "\(clientID)", "members": "\(members.count)"])
         reply.convMessage.cid = conversation.id
@@ -94,6 +91,19 @@ struct ConversationCommands: Sendable {
         joined.convMessage.initBy = clientID
         await notifier.notify(members.filter { $0 != clientID }, joined, permanent: !conversation.isTransient)
         await hooks.started(conversation.id)
+        return reply
+    }
+
+    /// The answer to a `unique` start that found its conversation: the one with the same
+    /// members, and for a temporary conversation the seconds it has left.
+    private static func reply(_ request: GenericCommand, naming existing: Conversation, now: Int64) -> GenericCommand {
+        var reply = Replies.reply(to: request, op: .started)
+        reply.convMessage.cid = existing.id
+        reply.convMessage.cdate = ISODate.string(milliseconds: existing.createdAt)
+        reply.convMessage.uniqueID = existing.id
+        if let expiresAt = existing.expiresAt {
+            reply.convMessage.tempConvTtl = Int32(clamping: max((expiresAt - now) / 1000, 1))
+        }
         return reply
     }
 
