@@ -26,6 +26,8 @@ enum ConversationDocument {
         object["updatedAt"] = .string(ISODate.string(milliseconds: conversation.updatedAt))
         if let name = conversation.name { object["name"] = .string(name) }
         if conversation.isTransient { object["tr"] = .bool(true) }
+        // The SDKs make a system conversation a ServiceConversation (subscribe, unsubscribe).
+        if conversation.kind == .system { object["sys"] = .bool(true) }
         if conversation.uniqueKey != nil {
             object["unique"] = .bool(true)
             object["uniqueId"] = .string(conversation.id)
