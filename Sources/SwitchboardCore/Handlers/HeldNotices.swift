@@ -1,12 +1,14 @@
 import Synchronization
 import SwitchboardWire
 
-/// Notifications a command causes for its own connection, held until its reply is written.
-/// LeanCloud's SDKs share one connection between an app's clients and update one cache from
-/// both: a notice about a change ahead of the reply to the change overwrote the changer's
-/// view of it (`conv/update` with `attr.x`, the SDK's own test suite). Other connections
-/// get their notices at once. Only conversation, blacklist and patch commands hold (see
-/// `MessagingCore.handle`).
+/// Notifications a command causes for its own connection, held until a moment after its
+/// reply is written. LeanCloud's SDKs share one connection between an app's clients: a
+/// notice about a change ahead of the reply to the change overwrote the changer's view of it
+/// (`conv/update` with `attr.x`), and one read in the same socket read as the reply reaches
+/// the other client before the changer's code has seen its reply (the SDK suite's
+/// `getConversation` cache test). On LeanCloud notices take a path of their own and come
+/// later; so here, `separation` later. Other connections get their notices at once. Only
+/// conversation, blacklist and patch commands hold (see `MessagingCore.handle`).
 final class HeldNotices: Sendable {
     /// The command being handled, in the task that handles it.
     @TaskLocal static var current: HeldNotices?
@@ -38,10 +40,24 @@ final class HeldNotices: Sendable {
         }
     }
 
-    /// Sends what was held, after the reply.
+    /// How long after the reply held notices follow: long enough for the SDK to read the
+    /// reply alone and act on it.
+    static let separation = Duration.milliseconds(50)
+
+    /// Sends what was held, `separation` after the reply; notices caused until then (by work
+    /// the command left running) join them, so none overtakes another.
     func release(to connection: Connection) {
-        for command in held.withLock({ held in defer { held = nil }; return held ?? [] }) {
-            connection.outbox.send(command)
+        let nothingHeld = held.withLock { held in
+            guard held?.isEmpty != false else { return false }
+            held = nil
+            return true
+        }
+        guard !nothingHeld else { return }
+        Task {
+            try? await Task.sleep(for: Self.separation)
+            for command in held.withLock({ held in defer { held = nil }; return held ?? [] }) {
+                connection.outbox.send(command)
+            }
         }
     }
 }
