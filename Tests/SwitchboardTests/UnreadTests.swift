@@ -29,6 +29,27 @@ import Testing
         try await server.stop()
     }
 
+    /// The JavaScript SDK's sync mode (`configBitmap` with "keep-notification"): missed
+    /// messages come as unread counts only, not pushed too (each pushed one would count as
+    /// new); a client that does not ask gets the newest ones pushed.
+    @Test func aClientThatKeepsUnreadNoticesGetsCountsNotMessages() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob", "carol"])
+        try await alice.sendText("while you were out", cid: cid)
+
+        let bob = try await server.connect()
+        var open = GenericCommand.open("bob", appID: server.config.appID)
+        open.sessionMessage.configBitmap = 0b1011_1011
+        _ = try await bob.request(open)
+        #expect(try await bob.next { $0.cmd == .unread }.unreadMessage.convs.first?.unread == 1)
+        #expect(try await bob.collect(for: .milliseconds(300)) { $0.cmd == .direct }.isEmpty)
+        // One that does not ask gets it pushed.
+        let carol = try await server.login("carol")
+        #expect(try await carol.nextMessage().msg == "while you were out")
+        try await server.stop()
+    }
+
     @Test func readingClearsTheCountOnEveryDevice() async throws {
         let server = try await TestServer.start()
         let alice = try await server.login("alice")

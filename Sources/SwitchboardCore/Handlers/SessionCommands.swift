@@ -82,7 +82,11 @@ struct SessionCommands: Sendable {
         if let lastSeen {
             try await replayNotices(to: clientID, on: connection, since: lastSeen)
         }
-        if let keep = context.settings.offlineMessagesPerConversation {
+        if open.configBitmap & Self.keepsUnreadNotifications != 0 {
+            // This client learns of missed messages from the `unread` notice below and
+            // fetches them itself; pushed as well, each would count as new again.
+            try await context.store.trimQueue(of: device, keepingPerConversation: 0)
+        } else if let keep = context.settings.offlineMessagesPerConversation {
             try await context.store.trimQueue(of: device, keepingPerConversation: keep)
         }
         try await catchUp(device, on: connection, upTo: catchUpTo)
@@ -105,6 +109,10 @@ struct SessionCommands: Sendable {
             connection.outbox.send(notice)
         }
     }
+
+    /// `configBitmap`'s "keep-notification" bit: the client works from unread notices
+    /// (LeanCloud's JavaScript SDK sets it; its other bits change nothing here).
+    static let keepsUnreadNotifications: Int64 = 1 << 4
 
     /// Notices one login replays; a device offline through more is better served by
     /// querying its conversations afresh.
