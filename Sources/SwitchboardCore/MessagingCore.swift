@@ -155,7 +155,10 @@ public final class MessagingCore: Sendable {
         }
         let clientID = try actingClient(request, on: connection)
         switch (request.cmd, request.op) {
-        case (.session, .close): return await sessions.close(request, clientID: clientID, on: connection)
+        case (.session, .close):
+            let reply = await sessions.close(request, clientID: clientID, on: connection)
+            if !presence.isOnline(clientID) { await conversations.leaveChatRooms(of: clientID) }
+            return reply
         case (.session, .refresh): return sessions.refresh(request, clientID: clientID, on: connection)
         case (.session, .query): return sessions.onlineStatus(request)
         case (.conv, .start): return try await conversations.start(request, from: clientID)

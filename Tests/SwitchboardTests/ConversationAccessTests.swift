@@ -57,6 +57,32 @@ import Testing
         try await server.stop()
     }
 
+    /// As on LeanCloud: a chat room counts the members online, and a member logging out
+    /// leaves it.
+    @Test func chatRoomsCountTheOnlineAndLoseMembersWhoLogOut() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let carol = try await server.login("carol")
+        let room = try await alice.request(.startConversation(members: [], name: "lobby", transient: true)).convMessage.cid
+        for client in [bob, carol] {
+            _ = try await client.request(.conversation(.add, cid: room, members: [client === bob ? "bob" : "carol"]))
+        }
+        #expect(try await alice.request(.conversation(.count, cid: room)).convMessage.count == 3)
+        bob.close()
+        var count: Int32 = 3
+        for _ in 0..<100 where count != 2 {
+            try await Task.sleep(for: .milliseconds(20))
+            count = try await alice.request(.conversation(.count, cid: room)).convMessage.count
+        }
+        #expect(count == 2)
+
+        #expect(try await carol.request(.closeSession()).op == .closed)
+        let members = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(room)"}"#).first?["m"] as? [String])
+        #expect(Set(members) == ["alice", "bob"])
+        try await server.stop()
+    }
+
     @Test func temporaryConversationsExistOnlyForTheirMembers() async throws {
         let server = try await TestServer.start()
         let alice = try await server.login("alice")

@@ -154,6 +154,23 @@ import Testing
         try await server.stop()
     }
 
+    /// As on LeanCloud: `mentionOfflinePeers` names the members mentioned by name; an
+    /// @all is `mentionAll` alone.
+    @Test func mentionAllLeavesMentionOfflinePeersEmpty() async throws {
+        let recorder = RecordingPlugin()
+        let server = try await TestServer.start(plugins: [recorder])
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob", "carol"])
+        var everyone = GenericCommand.text("@all lunch", cid: cid)
+        everyone.directMessage.mentionAll = true
+        everyone.directMessage.mentionPids = ["carol"]
+        _ = try await alice.request(everyone)
+        let offline = try await recorder.params(of: .receiversOffline)
+        #expect(offline["mentionAll"] == true)
+        #expect(offline["mentionOfflinePeers"] == ["carol"])
+        try await server.stop()
+    }
+
     @Test func clientOfflineSaysWhyTheSessionEnded() async throws {
         let recorder = RecordingPlugin()
         let server = try await TestServer.start(plugins: [recorder])

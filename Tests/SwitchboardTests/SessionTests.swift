@@ -120,6 +120,22 @@ import Testing
         try await server.stop()
     }
 
+    /// The displaced device's SDK reconnects on its own (`r` set): it is turned away with
+    /// 4111, and the device that took the tag stays.
+    @Test func aReconnectDoesNotTakeTheTagBack() async throws {
+        let server = try await TestServer.start()
+        let phone = try await server.login("alice", tag: "mobile")
+        let tablet = try await server.login("alice", tag: "mobile")
+        _ = try await phone.next { $0.cmd == .session && $0.op == .closed }
+        var reconnect = GenericCommand.open("alice", appID: server.config.appID, tag: "mobile")
+        reconnect.sessionMessage.r = true
+        let refused = try await phone.request(reconnect)
+        #expect(refused.op == .closed && refused.sessionMessage.code == 4111)
+        #expect(try await tablet.collect(for: .milliseconds(200)) { $0.cmd == .session && $0.op == .closed }.isEmpty)
+        _ = try await tablet.startConversation(members: ["bob"])
+        try await server.stop()
+    }
+
     @Test func withoutTagsEveryDeviceStaysLoggedIn() async throws {
         let server = try await TestServer.start()
         let first = try await server.login("alice")

@@ -309,12 +309,32 @@ struct ConversationCommands: Sendable {
 
     // MARK: query
 
-    /// `conv/count`: how many members a conversation has.
+    /// `conv/count`: how many members a conversation has; for a chat room, as on LeanCloud,
+    /// how many are online.
     func count(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let conversation = try await visibleConversation(request.convMessage.cid, to: clientID)
         var reply = Replies.reply(to: request, op: .result)
-        reply.convMessage.count = Int32(conversation.members.count)
+        let counted = conversation.isTransient ? conversation.members.filter(context.presence.isOnline) : conversation.members
+        reply.convMessage.count = Int32(counted.count)
         return reply
+    }
+
+    /// A client logging out leaves the chat rooms it is in, as on LeanCloud. Rooms tell only
+    /// the members who come and go, and this one is gone.
+    func leaveChatRooms(of clientID: String) async {
+        do {
+            for room in try await context.store.conversations(withAnyMember: [clientID]) where room.isTransient {
+                try await locks.withLock(room.id) {
+                    guard var current = try await context.store.conversation(id: room.id), current.members.contains(clientID) else { return }
+                    current.members.removeAll { $0 == clientID }
+                    current.managers.removeAll { $0 == clientID }
+                    try await context.store.saveConversation(current)
+                    await hooks.membersChanged(.remove, initBy: clientID, members: [clientID], conversationID: current.id)
+                }
+            }
+        } catch {
+            context.logger.error("leaving chat rooms at logout failed", metadata: ["client": "\(clientID)", "error": "\(error)"])
+        }
     }
 
     func query(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {

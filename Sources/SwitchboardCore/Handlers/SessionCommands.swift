@@ -48,6 +48,11 @@ struct SessionCommands: Sendable {
             try verifySignature(open, clientID: clientID, now: now)
         }
         let tag = open.hasTag && !open.tag.isEmpty && open.tag != "default" ? open.tag : nil
+        // A device reconnecting on its own does not take the tag back from the one that
+        // logged in with it since: it is the one turned away.
+        if open.r, let tag, context.presence.sessions(of: clientID).contains(where: { $0.tag == tag && $0.connection.id != connection.id }) {
+            throw CommandError(.sessionConflict, detail: "another device logged in with tag \(tag)")
+        }
         let namesDevice = (open.hasDeviceID && !open.deviceID.isEmpty) || tag != nil
         // A reconnect names no device: its token says which it is.
         let device = namesDevice || tokenDevice == nil

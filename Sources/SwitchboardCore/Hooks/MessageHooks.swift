@@ -91,7 +91,8 @@ struct MessageHooks: Sendable {
     /// Members who muted the conversation get none unless a handler says `force`.
     func receiversOffline(_ message: Message, offline: [String], mutedBy: [String], clientPushData: String?, template: String) async -> PushNotice? {
         let (content, _) = Self.hookContent(message.content)
-        let mentioned = message.mentionAll ? offline : offline.filter(message.mentionPids.contains)
+        // As on LeanCloud: those named; `mentionAll` says the rest.
+        let mentioned = offline.filter(message.mentionPids.contains)
         var request = ReceiversOfflineRequest(
             fromPeer: message.from, convId: message.conversationID, offlinePeers: offline, content: content,
             timestamp: message.timestamp, mentionAll: message.mentionAll, mentionOfflinePeers: mentioned
