@@ -12,12 +12,12 @@ public final class MessagingCore: Sendable {
     /// The session tokens handed out at login, which the client REST API also takes.
     public let sessionTokens: SessionTokens
     private let conversations: ConversationCommands
-    private let messages: MessageCommands
+    let messages: MessageCommands
     private let history: HistoryCommands
     private let patches: PatchCommands
     private let receipts: ReceiptCommands
     private let delivery: Delivery
-    private let clientHooks: ClientHooks
+    let clientHooks: ClientHooks
     private let wills = WillMessages()
 
     /// - Parameters:

@@ -13,7 +13,10 @@ struct MessageCommands: Sendable {
 
     /// Validates, runs `_messageReceived`, stores, acks, delivers; then hands `_messageSent`
     /// and the push decision for offline members to the background queue.
-    func send(_ request: GenericCommand, from clientID: String, on connection: Connection) async throws -> GenericCommand? {
+    ///
+    /// `byServer`: sent by the app's server through the REST API, which may send as anyone,
+    /// member or not, silenced or not (as LeanCloud's does).
+    func send(_ request: GenericCommand, from clientID: String, on connection: Connection, byServer: Bool = false) async throws -> GenericCommand? {
         let direct = request.directMessage
         guard direct.hasCid, let conversation = try await context.store.conversation(id: direct.cid),
               !conversation.isExpired(at: ServerClock.wallMilliseconds())
@@ -24,10 +27,10 @@ struct MessageCommands: Sendable {
             }
             throw CommandError(.invalidMessagingTarget, detail: "no such conversation")
         }
-        guard conversation.members.contains(clientID) else {
+        guard byServer || conversation.members.contains(clientID) else {
             throw CommandError(.invalidMessagingTarget, detail: "\(clientID) is not a member of \(conversation.id)")
         }
-        guard !conversation.silenced.contains(clientID) else {
+        guard byServer || !conversation.silenced.contains(clientID) else {
             throw CommandError(.silenced, detail: "\(clientID) is silenced in \(conversation.id)")
         }
         let content: MessageContent = direct.hasBinaryMsg ? .binary(Array(direct.binaryMsg)) : .text(direct.msg)

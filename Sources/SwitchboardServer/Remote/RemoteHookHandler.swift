@@ -97,7 +97,7 @@ final class RemoteHookHandler: HookHandler {
         outgoing.method = .POST
         outgoing.headers.add(name: "Content-Type", value: "application/json")
         outgoing.headers.add(name: "X-LC-Id", value: appID)
-        outgoing.headers.add(name: "X-LC-Sign", value: Self.sign(masterKey: masterKey, at: Int64(Date().timeIntervalSince1970 * 1000)))
+        outgoing.headers.add(name: "X-LC-Sign", value: RequestSignature.sign(masterKey: masterKey, at: Int64(Date().timeIntervalSince1970 * 1000)))
         outgoing.headers.add(name: "X-LC-Hook-Key", value: engine.hookKey)
         outgoing.headers.add(name: "User-Agent", value: "Switchboard")
         outgoing.body = .bytes(ByteBuffer(string: request.params.jsonString))
@@ -143,12 +143,6 @@ final class RemoteHookHandler: HookHandler {
         case nil:
             break
         }
-    }
-
-    /// LeanCloud's request signature: `md5(timestamp + masterKey),timestamp,master`.
-    static func sign(masterKey: String, at milliseconds: Int64) -> String {
-        let digest = Insecure.MD5.hash(data: Data("\(milliseconds)\(masterKey)".utf8))
-        return digest.map { String(format: "%02x", $0) }.joined() + ",\(milliseconds),master"
     }
 
     private static func excerpt(_ text: String) -> String {

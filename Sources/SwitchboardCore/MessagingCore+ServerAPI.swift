@@ -1,0 +1,88 @@
+import Synchronization
+import SwitchboardJSON
+import SwitchboardWire
+
+/// What the app's own server does through the REST API that no client command does: send
+/// as anyone, run system conversations, read any history, kick clients.
+extension MessagingCore {
+    /// A message to a conversation from `from`, who need not be a member; the same path as a
+    /// client's send otherwise (hooks, storage, delivery, pushes). Returns the message's id
+    /// and server timestamp.
+    public func sendAsServer(_ direct: DirectCommand, from: String, priority: MessagePriority?) async throws -> (id: String, timestamp: Int64) {
+        var request = GenericCommand()
+        request.cmd = .direct
+        request.directMessage = direct
+        if let priority { request.priority = priority.rawValue }
+        let collected = CollectingOutbox()
+        let connection = Connection(id: Self.serverConnectionID, outbox: collected, remoteAddress: "server")
+        _ = try await messages.send(request, from: from, on: connection, byServer: true)
+        guard let ack = collected.first?.ackMessage else {
+            throw CommandError(.internalError, detail: "the send gave no ack")
+        }
+        return (ack.uid, ack.t)
+    }
+
+    /// A new system conversation (LeanCloud's service conversation), without subscribers.
+    public func createSystemConversation(name: String?, attributes: [String: JSONValue]) async throws -> Conversation {
+        let now = ServerClock.wallMilliseconds()
+        let conversation = Conversation(
+            id: Identifiers.conversationID(), kind: .system, name: name, creator: "system", members: [],
+            attributes: attributes.filter { !ConversationDocument.reservedKeys.contains($0.key) },
+            uniqueKey: nil, createdAt: now, updatedAt: now
+        )
+        try await context.store.createConversation(conversation)
+        return conversation
+    }
+
+    /// Subscribes a client to a system conversation, or unsubscribes it.
+    public func setSubscribed(_ subscribed: Bool, clientID: String, systemConversation id: String) async throws {
+        guard ClientID.isValid(clientID) else { throw CommandError(.conversationAPIFailed, detail: ClientID.rule) }
+        guard var conversation = try await context.store.conversation(id: id), conversation.kind == .system else {
+            throw CommandError(.conversationNotFound, detail: "no system conversation \(id)")
+        }
+        guard conversation.members.contains(clientID) != subscribed else { return }
+        if subscribed { conversation.members.append(clientID) } else { conversation.members.removeAll { $0 == clientID } }
+        conversation.updatedAt = ServerClock.wallMilliseconds()
+        try await context.store.saveConversation(conversation)
+    }
+
+    /// A page of any conversation's history, with the conversation, for the app's server.
+    public func history(_ query: HistoryQuery) async throws -> (Conversation, [Message]) {
+        guard let conversation = try await context.store.conversation(id: query.conversationID) else {
+            throw CommandError(.conversationNotFound, detail: "no such conversation \(query.conversationID)")
+        }
+        var query = query
+        query.limit = min(max(query.limit, 0), context.settings.maxHistoryLimit)
+        return (conversation, query.limit == 0 ? [] : try await context.store.history(query))
+    }
+
+    /// Ends every session of a client: each of its devices gets `session/closed` with 4115
+    /// KICKED_BY_APP (and `reason`), and `_clientOffline` runs with closeCode 4.
+    public func kick(_ clientID: String, reason: String?) async {
+        for session in presence.sessions(of: clientID) {
+            guard let closed = presence.close(clientID: clientID, connectionID: session.connection.id) else { continue }
+            var notice = Replies.notification(.session, op: .closed, to: clientID)
+            notice.sessionMessage.code = ErrorCode.kickedByApp.rawValue
+            notice.sessionMessage.reason = reason ?? ErrorCode.kickedByApp.reason
+            closed.connection.outbox.send(notice)
+            context.logger.info("client kicked", metadata: ["client": "\(clientID)", "connection": "\(closed.connection.id)"])
+            await clientHooks.offline(clientID, session: closed, closeCode: .kickedByAPI, message: reason ?? "kicked by the app")
+            await context.deviceLeft(closed.device)
+        }
+    }
+}
+
+extension MessagingCore {
+    /// No WebSocket connection has this id (the gateway counts up from 1).
+    static let serverConnectionID: UInt64 = 0
+}
+
+/// Keeps what the core writes to the server's stand-in connection: the `ack` of its send.
+final class CollectingOutbox: Outbox {
+    private let commands = Mutex<[GenericCommand]>([])
+
+    var first: GenericCommand? { commands.withLock { $0.first } }
+    func send(_ command: GenericCommand) { commands.withLock { $0.append(command) } }
+    var backlog: Int { 0 }
+    func close() {}
+}
