@@ -56,6 +56,11 @@ extension MessagingCore {
         return (conversation, query.limit == 0 ? [] : try await context.store.history(query))
     }
 
+    /// How many messages `clientID` has not read, in one conversation or in all of its.
+    public func unreadCount(of clientID: String, conversationID: String?) async throws -> Int {
+        try await context.store.unreadSummaries(for: clientID, since: 0, conversationID: conversationID).reduce(0) { $0 + $1.count }
+    }
+
     /// Ends every session of a client: each of its devices gets `session/closed` with 4115
     /// KICKED_BY_APP (and `reason`), and `_clientOffline` runs with closeCode 4.
     public func kick(_ clientID: String, reason: String?) async {

@@ -124,7 +124,7 @@ public struct SwitchboardApplication: Sendable {
         let route = RTMRoute(appID: config.appID, publicURL: config.publicURL)
         router.get("/v1/route") { request, _ in route.respond(to: request) }
         ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: router)
-        ServerRESTAPI(appID: config.appID, masterKey: config.masterKey, core: core).register(on: router)
+        ServerRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: router)
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .seconds(Int64(config.httpIdleTimeoutSeconds))),
             ws: .init(maxFrameSize: config.maxFrameBytes, autoPing: .disabled, closeTimeout: gateway.limits.closeGrace)

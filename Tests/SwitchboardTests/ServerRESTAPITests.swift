@@ -91,6 +91,45 @@ import Testing
         try await server.stop()
     }
 
+    @Test func conversationsAreListedByKindWithTheirMembers() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let group = try await alice.startConversation(members: ["bob"], name: "group")
+        let room = try await alice.request(.startConversation(members: [], name: "room", transient: true)).convMessage.cid
+        _ = try await call(server, "POST", "/1.2/rtm/service-conversations", body: ["name": "news"])
+
+        func names(_ path: String) async throws -> [String] {
+            let (_, body) = try await call(server, "GET", path)
+            return ((body["results"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }.sorted()
+        }
+        #expect(try await names("/1.2/rtm/conversations") == ["group"])
+        #expect(try await names("/1.2/rtm/chatrooms") == ["room"])
+        #expect(try await names("/1.2/rtm/service-conversations") == ["news"])
+        #expect(try await names("/1.2/rtm/all-conversations") == ["group", "news", "room"])
+        let filtered = "/1.2/rtm/all-conversations?where=" + #"{"name":{"$in":["room","news"]}}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        #expect(try await names(filtered + "&order=name&limit=1") == ["news"])
+        #expect(try await call(server, "GET", "/1.2/rtm/conversations?where=%7Bnot").0 == 400)
+
+        let (_, members) = try await call(server, "GET", "/1.2/rtm/conversations/\(group)/members")
+        #expect(Set(members["result"] as? [String] ?? []) == ["alice", "bob"])
+        #expect(try await call(server, "GET", "/1.2/rtm/conversations/\(room)x/members").0 == 404)
+        try await server.stop()
+    }
+
+    @Test func onlineStatusAndUnreadCounts() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        for text in ["one", "two"] { _ = try await alice.sendText(text, cid: cid) }
+        let (_, online) = try await call(server, "POST", "/1.2/rtm/clients/check-online", body: ["client_ids": ["alice", "bob"]])
+        #expect(online["results"] as? [String] == ["alice"])
+        // The app key is enough here, as on LeanCloud.
+        let (status, unread) = try await call(server, "GET", "/1.2/rtm/clients/bob/unread-count", key: server.config.appKey)
+        #expect(status == 200 && unread["count"] as? Int == 2)
+        #expect(try await call(server, "GET", "/1.2/rtm/clients/bob/unread-count?conv_id=other").1["count"] as? Int == 0)
+        try await server.stop()
+    }
+
     @Test func onlyTheMasterKeyOrItsSignatureIsLetIn() async throws {
         let server = try await TestServer.start()
         let path = "/1.2/rtm/clients/bob/kick"

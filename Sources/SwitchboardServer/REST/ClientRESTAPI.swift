@@ -23,7 +23,7 @@ struct ClientRESTAPI {
         }
         router.get("/1.1/classes/_ConversationMemberInfo") { request, _ in
             await respond(to: request) { clientID in
-                let whereDocument = try Self.whereDocument(request)
+                let whereDocument = try QueryParameters(request).whereDocument()
                 return ["results": .array(try await core.memberInfoObjects(where: whereDocument, for: clientID))]
             }
         }
@@ -51,14 +51,6 @@ struct ClientRESTAPI {
         } catch {
             return RESTResponse.error(.internalServerError, code: 1, "internal error")
         }
-    }
-
-    private static func whereDocument(_ request: Request) throws -> JSONValue {
-        guard let text = request.uri.queryParameters["where"], !text.isEmpty else { return .object([:]) }
-        guard let value = try? JSONValue(parsing: String(text)), value.objectValue != nil else {
-            throw RESTFailure(message: "where is not a JSON object")
-        }
-        return value
     }
 }
 

@@ -11,6 +11,7 @@ import SwitchboardWire
 /// `openapi.json` beside it describes exactly these routes.
 struct ServerRESTAPI {
     let appID: String
+    let appKey: String
     let masterKey: String
     let core: MessagingCore
     /// Bodies past this are refused: a message is at most 5 KB, with room for the rest.
@@ -25,7 +26,7 @@ struct ServerRESTAPI {
         }
         router.get("/1.2/rtm/conversations/:conv_id/messages") { request, context in
             await respond(to: request) { _ in
-                let query = try HistoryParameters(request).query(conversationID: try context.parameters.require("conv_id"))
+                let query = try HistoryParameters(parameters: QueryParameters(request)).query(conversationID: try context.parameters.require("conv_id"))
                 let (conversation, page) = try await core.history(query)
                 // The store pages oldest first; LeanCloud lists newest first unless reversed.
                 let listed = query.direction == .older ? page.reversed() : page
@@ -61,6 +62,42 @@ struct ServerRESTAPI {
                 return Self.sent(try await core.sendAsServer(direct, from: from, priority: nil))
             }
         }
+        for (path, kind) in Self.conversationLists {
+            router.get(RouterPath(path)) { request, _ in
+                await respond(to: request) { _ in
+                    let parameters = QueryParameters(request)
+                    let conditions = try parameters.whereDocument()
+                    let matching = try await core.conversationObjects(
+                        where: kind.map { .object(["$and": .array([conditions, $0])]) } ?? conditions,
+                        order: parameters["order"], skip: Int(clamping: try parameters.number("skip") ?? 0),
+                        limit: Int(clamping: try parameters.number("limit") ?? 100)
+                    )
+                    return ["results": .array(matching)]
+                }
+            }
+        }
+        router.get("/1.2/rtm/conversations/:conv_id/members") { request, context in
+            await respond(to: request) { _ in
+                let id = try context.parameters.require("conv_id")
+                guard let found = try await core.conversationObjects(where: ["objectId": .string(id)], order: nil, skip: 0, limit: 1).first else {
+                    throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
+                }
+                return ["result": found["m"] ?? []]
+            }
+        }
+        router.post("/1.2/rtm/clients/check-online") { request, _ in
+            await respond(to: request) { body in
+                let ids = (try RESTBody.object(body, allowing: ["client_ids"])["client_ids"]?.arrayValue ?? []).compactMap { $0.stringValue }
+                guard ids.count <= 20 else { throw RESTFailure(message: "at most 20 client_ids") }
+                return ["results": .array(ids.filter(core.presence.isOnline).map(JSONValue.string))]
+            }
+        }
+        router.get("/1.2/rtm/clients/:client_id/unread-count") { request, context in
+            await respond(to: request, appKeyAllowed: true) { _ in
+                let count = try await core.unreadCount(of: try context.parameters.require("client_id"), conversationID: QueryParameters(request)["conv_id"])
+                return ["count": .int(Int64(count))]
+            }
+        }
         router.post("/1.2/rtm/clients/:client_id/kick") { request, context in
             await respond(to: request) { body in
                 let reason = try RESTBody.object(body, allowing: ["reason"])["reason"]?.stringValue
@@ -70,16 +107,29 @@ struct ServerRESTAPI {
         }
     }
 
-    /// Checks the master key, reads the JSON body (if any), runs `body` and answers with its
-    /// JSON; refusals answer with LeanCloud's code and a message.
-    private func respond(to request: Request, _ answer: (JSONValue?) async throws -> JSONValue) async -> Response {
-        guard request.header("X-LC-Id") == appID, isMaster(request) else {
+    /// The conversation lists, each a `_Conversation` query narrowed to its kind (LeanCloud
+    /// keeps temporary conversations apart; none of these lists them).
+    static let conversationLists: [(String, JSONValue?)] = [
+        ("/1.2/rtm/conversations", ["tr": false, "sys": false]),
+        ("/1.2/rtm/chatrooms", ["tr": true]),
+        ("/1.2/rtm/service-conversations", ["sys": true]),
+        ("/1.2/rtm/all-conversations", nil),
+    ]
+
+    /// Checks the master key (or, where LeanCloud allows it, the app key), reads the JSON
+    /// body (if any), runs `body` and answers with its JSON; refusals answer with LeanCloud's
+    /// code and a message.
+    private func respond(to request: Request, appKeyAllowed: Bool = false, _ answer: (JSONValue?) async throws -> JSONValue) async -> Response {
+        let appKey = appKeyAllowed && request.header("X-LC-Key") == self.appKey
+        guard request.header("X-LC-Id") == appID, appKey || isMaster(request) else {
             return RESTResponse.error(.unauthorized, code: 401, "Unauthorized.")
         }
         do {
             return RESTResponse.json(try await answer(try await Self.body(of: request)))
         } catch let failure as RESTFailure {
             return RESTResponse.error(.badRequest, code: 107, failure.message)
+        } catch let unsupported as DocumentFilter.Unsupported {
+            return RESTResponse.error(.badRequest, code: 1, unsupported.description)
         } catch let failure as CommandError {
             let status: HTTPResponse.Status = failure.code == .conversationNotFound ? .notFound : .badRequest
             return RESTResponse.error(status, code: Int(failure.code.rawValue), failure.detail ?? failure.code.reason)
