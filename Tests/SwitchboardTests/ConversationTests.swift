@@ -196,19 +196,11 @@ import Testing
         try await server.stop()
     }
 
-    /// The SDKs keep one connection for an app's clients and one cache: the changer's reply
-    /// comes before the notice its own connection gets for another client.
     /// The SDK suite's "patch update" listens for the receiver's update after the sender's
     /// edit resolves, both clients on one connection.
     @Test func theReplyToAnEditComesBeforeItsNoticeOnTheSameConnection() async throws {
         let server = try await TestServer.start()
-        let shared = try await server.connect()
-        for client in ["alice", "bob"] {
-            #expect(try await shared.request(.open(client, appID: server.config.appID)).op == .opened)
-        }
-        var start = GenericCommand.startConversation(members: ["bob"])
-        start.peerID = "alice"
-        let cid = try await shared.request(start).convMessage.cid
+        let (shared, cid) = try await aliceAndBobOnOneConnection(server)
         var send = GenericCommand.text("original", cid: cid)
         send.peerID = "alice"
         let ack = try await shared.request(send).ackMessage
@@ -223,15 +215,11 @@ import Testing
         try await server.stop()
     }
 
+    /// The SDKs keep one connection for an app's clients and one cache: the changer's reply
+    /// comes before the notice its own connection gets for another client.
     @Test func theReplyToAChangeComesBeforeNoticesOnTheSameConnection() async throws {
         let server = try await TestServer.start()
-        let shared = try await server.connect()
-        for client in ["alice", "bob"] {
-            #expect(try await shared.request(.open(client, appID: server.config.appID)).op == .opened)
-        }
-        var start = GenericCommand.startConversation(members: ["bob"])
-        start.peerID = "alice"
-        let cid = try await shared.request(start).convMessage.cid
+        let (shared, cid) = try await aliceAndBobOnOneConnection(server)
         _ = try await shared.next { $0.cmd == .conv && $0.op == .joined && $0.peerID == "bob" }
         var update = GenericCommand.update(cid: cid, attributes: #"{"attr.topic":"lunch"}"#)
         update.peerID = "alice"
@@ -303,6 +291,18 @@ import Testing
         #expect(try await stored.count(of: brief) == 0)
         #expect(try await stored.count(of: lasting) == 5)
         try await server.stop()
+    }
+
+    /// alice and bob logged in on one connection, as an SDK's clients share one, and a
+    /// conversation alice started with bob.
+    private func aliceAndBobOnOneConnection(_ server: TestServer) async throws -> (TestClient, String) {
+        let shared = try await server.connect()
+        for client in ["alice", "bob"] {
+            #expect(try await shared.request(.open(client, appID: server.config.appID)).op == .opened)
+        }
+        var start = GenericCommand.startConversation(members: ["bob"])
+        start.peerID = "alice"
+        return (shared, try await shared.request(start).convMessage.cid)
     }
 }
 

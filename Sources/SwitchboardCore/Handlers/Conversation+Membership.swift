@@ -5,4 +5,10 @@ extension Conversation {
             throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(id)")
         }
     }
+
+    /// Takes clients out of the members, with their roles: one who comes back is a member.
+    mutating func removeMembers(_ leaving: [String]) {
+        members.removeAll { leaving.contains($0) }
+        managers.removeAll { leaving.contains($0) }
+    }
 }

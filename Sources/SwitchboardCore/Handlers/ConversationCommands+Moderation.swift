@@ -79,7 +79,7 @@ extension ConversationCommands {
     // MARK: blacklist
 
     /// `blacklist/block` and `unblock`. Blocked members leave the conversation; blocked
-    /// clients cannot join it or be added (4315).
+    /// clients cannot join it or be added (4548).
     func setBlocked(_ blocked: Bool, _ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let list = request.blacklistMessage
         var conversation = try await existingConversation(list.srcCid)
@@ -88,9 +88,8 @@ extension ConversationCommands {
         let leaving = blocked ? targets.filter(conversation.members.contains) : []
         if blocked { conversation.blocked += targets }
         let before = conversation
-        conversation.members.removeAll { leaving.contains($0) }
+        conversation.removeMembers(leaving)
         conversation.silenced.removeAll { leaving.contains($0) }
-        conversation.managers.removeAll { leaving.contains($0) }
         conversation.updatedAt = ServerClock.wallMilliseconds()
         try await context.store.saveConversation(conversation)
         await announce(

@@ -189,8 +189,7 @@ struct ConversationCommands: Sendable {
             }
             // Announce to the members before they go, so the removed ones hear it too.
             let before = conversation
-            conversation.members.removeAll { removed.contains($0) }
-            conversation.managers.removeAll { removed.contains($0) }
+            conversation.removeMembers(removed)
             conversation.updatedAt = ServerClock.wallMilliseconds()
             try await context.store.saveConversation(conversation)
             await announceMembership(of: before, changed: removed, by: clientID, joined: false)
@@ -326,8 +325,7 @@ struct ConversationCommands: Sendable {
             for room in try await context.store.conversations(withAnyMember: [clientID]) where room.isTransient {
                 try await locks.withLock(room.id) {
                     guard var current = try await context.store.conversation(id: room.id), current.members.contains(clientID) else { return }
-                    current.members.removeAll { $0 == clientID }
-                    current.managers.removeAll { $0 == clientID }
+                    current.removeMembers([clientID])
                     try await context.store.saveConversation(current)
                     await hooks.membersChanged(.remove, initBy: clientID, members: [clientID], conversationID: current.id)
                 }

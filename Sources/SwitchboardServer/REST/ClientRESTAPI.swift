@@ -29,8 +29,8 @@ struct ClientRESTAPI {
         }
     }
 
-    /// Authenticates the app and the client, then answers with `body`'s JSON; a query the
-    /// server cannot run answers 400 with LeanCloud's code 1 and why.
+    /// Authenticates the app and the client, then answers with `body`'s JSON (see
+    /// `RESTResponse.answering` for errors).
     private func respond(to request: Request, _ body: (String) async throws -> JSONValue) async -> Response {
         let key = request.header("X-LC-Key")
         guard request.header("X-LC-Id") == appID, key == appKey || key == masterKey + ",master" else {
@@ -38,19 +38,11 @@ struct ClientRESTAPI {
         }
         guard let clientID = request.uri.queryParameters["client_id"].map(String.init), !clientID.isEmpty,
               let token = request.header("X-LC-IM-Session-Token"),
-              core.sessionTokens.isValid(token, for: clientID, now: Int64(Date().timeIntervalSince1970 * 1000))
+              core.sessionTokens.isValid(token, for: clientID, now: ServerClock.wallMilliseconds())
         else {
             return RESTResponse.error(.unauthorized, code: 4112, "SESSION_TOKEN_EXPIRED: client_id and X-LC-IM-Session-Token do not match a login")
         }
-        do {
-            return RESTResponse.json(try await body(clientID))
-        } catch let unsupported as DocumentFilter.Unsupported {
-            return RESTResponse.error(.badRequest, code: 1, unsupported.description)
-        } catch let failure as RESTFailure {
-            return RESTResponse.error(.badRequest, code: 107, failure.message)
-        } catch {
-            return RESTResponse.error(.internalServerError, code: 1, "internal error")
-        }
+        return await RESTResponse.answering { try await body(clientID) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import SwitchboardCore
 import SwitchboardJSON
 
 /// Answers in the shape of LeanCloud's REST API: a JSON body, errors as `{code, error}`.
@@ -14,5 +15,23 @@ enum RESTResponse {
 
     static func error(_ status: HTTPResponse.Status, code: Int, _ message: String) -> Response {
         json(.object(["code": .int(Int64(code)), "error": .string(message)]), status: status)
+    }
+
+    /// Answers with `body`'s JSON, or with LeanCloud's error for what it threw: 107 for a
+    /// malformed request, 1 for a query the server cannot run, the command's own code for a
+    /// refusal (404 for a conversation that does not exist).
+    static func answering(_ body: () async throws -> JSONValue) async -> Response {
+        do {
+            return json(try await body())
+        } catch let failure as RESTFailure {
+            return error(.badRequest, code: 107, failure.message)
+        } catch let unsupported as DocumentFilter.Unsupported {
+            return error(.badRequest, code: 1, unsupported.description)
+        } catch let failure as CommandError {
+            let status: HTTPResponse.Status = failure.code == .conversationNotFound ? .notFound : .badRequest
+            return error(status, code: Int(failure.code.rawValue), failure.detail ?? failure.code.reason)
+        } catch {
+            return self.error(.internalServerError, code: 1, "internal error")
+        }
     }
 }

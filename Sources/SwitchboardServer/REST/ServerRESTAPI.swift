@@ -124,18 +124,7 @@ struct ServerRESTAPI {
         guard request.header("X-LC-Id") == appID, appKey || isMaster(request) else {
             return RESTResponse.error(.unauthorized, code: 401, "Unauthorized.")
         }
-        do {
-            return RESTResponse.json(try await answer(try await Self.body(of: request)))
-        } catch let failure as RESTFailure {
-            return RESTResponse.error(.badRequest, code: 107, failure.message)
-        } catch let unsupported as DocumentFilter.Unsupported {
-            return RESTResponse.error(.badRequest, code: 1, unsupported.description)
-        } catch let failure as CommandError {
-            let status: HTTPResponse.Status = failure.code == .conversationNotFound ? .notFound : .badRequest
-            return RESTResponse.error(status, code: Int(failure.code.rawValue), failure.detail ?? failure.code.reason)
-        } catch {
-            return RESTResponse.error(.internalServerError, code: 1, "internal error")
-        }
+        return await RESTResponse.answering { try await answer(try await Self.body(of: request)) }
     }
 
     private func isMaster(_ request: Request) -> Bool {
