@@ -12,14 +12,19 @@ extension MessagingCore {
               !conversation.isExpired(at: ServerClock.wallMilliseconds()),
               context.access.isVisible(conversation, to: clientID)
         else { return [] }
-        let holders = conversation.members.filter { conversation.role(of: $0) != .member }
-        return holders.map { member -> JSONValue in
+        return Self.memberInfoObjects(of: conversation).filter(filter.matches)
+    }
+
+    /// The `_ConversationMemberInfo` rows of a conversation: its owner (when a member) and
+    /// managers.
+    public static func memberInfoObjects(of conversation: Conversation) -> [JSONValue] {
+        conversation.members.filter { conversation.role(of: $0) != .member }.map { member -> JSONValue in
             .object([
                 "objectId": .string(Identifiers.memberInfoID(conversationID: conversation.id, clientID: member)),
                 "cid": .string(conversation.id),
                 "clientId": .string(member),
                 "role": .string(conversation.role(of: member).rawValue),
             ])
-        }.filter(filter.matches)
+        }
     }
 }

@@ -14,8 +14,7 @@ extension MessagingCore {
         request.directMessage = direct
         if let priority { request.priority = priority.rawValue }
         let collected = CollectingOutbox()
-        let connection = Connection(id: Self.serverConnectionID, outbox: collected, remoteAddress: "server")
-        _ = try await messages.send(request, from: from, on: connection, byServer: true)
+        _ = try await messages.send(request, from: from, on: Self.serverConnection(collected), byServer: true)
         guard let ack = collected.first?.ackMessage else {
             throw CommandError(.internalError, detail: "the send gave no ack")
         }
@@ -26,7 +25,7 @@ extension MessagingCore {
     public func createSystemConversation(name: String?, attributes: [String: JSONValue]) async throws -> Conversation {
         let now = ServerClock.wallMilliseconds()
         let conversation = Conversation(
-            id: Identifiers.conversationID(), kind: .system, name: name, creator: "system", members: [],
+            id: Identifiers.conversationID(), kind: .system, name: name, creator: Self.serverClientID, members: [],
             attributes: attributes.filter { !ConversationDocument.reservedKeys.contains($0.key) },
             uniqueKey: nil, createdAt: now, updatedAt: now
         )
@@ -46,14 +45,25 @@ extension MessagingCore {
         try await context.store.saveConversation(conversation)
     }
 
-    /// A page of any conversation's history, with the conversation, for the app's server.
-    public func history(_ query: HistoryQuery) async throws -> (Conversation, [Message]) {
-        guard let conversation = try await context.store.conversation(id: query.conversationID) else {
-            throw CommandError(.conversationNotFound, detail: "no such conversation \(query.conversationID)")
+    /// A page of history (one conversation's, one sender's or the app's) for the app's
+    /// server, oldest first, with the conversations its messages are in.
+    public func history(_ query: HistoryQuery) async throws -> (messages: [Message], conversations: [String: Conversation]) {
+        var conversations: [String: Conversation] = [:]
+        if case .conversation(let id) = query.scope {
+            guard let conversation = try await context.store.conversation(id: id) else {
+                throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
+            }
+            conversations[id] = conversation
         }
         var query = query
         query.limit = min(max(query.limit, 0), context.settings.maxHistoryLimit)
-        return (conversation, query.limit == 0 ? [] : try await context.store.history(query))
+        let page = query.limit == 0 ? [] : try await context.store.history(query)
+        if conversations.isEmpty {
+            for conversation in try await context.store.conversations(ids: Array(Set(page.map(\.conversationID)))) {
+                conversations[conversation.id] = conversation
+            }
+        }
+        return (page, conversations)
     }
 
     /// How many messages `clientID` has not read, in one conversation or in all of its.
@@ -80,6 +90,12 @@ extension MessagingCore {
 extension MessagingCore {
     /// No WebSocket connection has this id (the gateway counts up from 1).
     static let serverConnectionID: UInt64 = 0
+
+    /// The stand-in connection the server's own requests run on; `outbox` keeps what the
+    /// core answers on it.
+    static func serverConnection(_ outbox: CollectingOutbox = CollectingOutbox()) -> Connection {
+        Connection(id: serverConnectionID, outbox: outbox, remoteAddress: "server")
+    }
 }
 
 /// Keeps what the core writes to the server's stand-in connection: the `ack` of its send.

@@ -11,10 +11,10 @@ public final class MessagingCore: Sendable {
     private let sessions: SessionCommands
     /// The session tokens handed out at login, which the client REST API also takes.
     public let sessionTokens: SessionTokens
-    private let conversations: ConversationCommands
+    let conversations: ConversationCommands
     let messages: MessageCommands
     private let history: HistoryCommands
-    private let patches: PatchCommands
+    let patches: PatchCommands
     private let receipts: ReceiptCommands
     private let delivery: Delivery
     let clientHooks: ClientHooks

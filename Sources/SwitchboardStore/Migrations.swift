@@ -127,6 +127,9 @@ enum Migrations {
                 CREATE INDEX notice_by_time ON notice(created_at);
                 """)
         }
+        migrator.registerMigration("v10: history by sender") { db in
+            try db.execute(sql: "CREATE INDEX message_by_sender_time ON message(sender, timestamp)")
+        }
         return migrator
     }
 }

@@ -52,13 +52,25 @@ public final class SQLiteStore: MessageStore {
 
     public func deleteConversations(expiredBefore time: Int64) async throws -> Int {
         try await writer.write { db in
-            let expired = "SELECT id FROM conversation WHERE expires_at < ?"
-            // Queued copies go with their messages (device_inbox rows cascade); members with the conversation.
-            try db.executeCached(sql: "DELETE FROM message WHERE conversation_id IN (\(expired))", arguments: [time])
-            try db.executeCached(sql: "DELETE FROM receipt_position WHERE conversation_id IN (\(expired))", arguments: [time])
-            try db.executeCached(sql: "DELETE FROM conversation WHERE expires_at < ?", arguments: [time])
-            return db.changesCount
+            try Self.deleteConversations(db, where: "expires_at < ?", arguments: [time])
         }
+    }
+
+    public func deleteConversation(id: String) async throws {
+        try await writer.write { db in
+            _ = try Self.deleteConversations(db, where: "id = ?", arguments: [id])
+        }
+    }
+
+    /// Deletes the conversations `condition` selects with their messages and receipt
+    /// positions (queued copies go with their messages, members with their conversation, by
+    /// cascade); returns how many.
+    private static func deleteConversations(_ db: Database, where condition: String, arguments: StatementArguments) throws -> Int {
+        let selected = "SELECT id FROM conversation WHERE \(condition)"
+        try db.executeCached(sql: "DELETE FROM message WHERE conversation_id IN (\(selected))", arguments: arguments)
+        try db.executeCached(sql: "DELETE FROM receipt_position WHERE conversation_id IN (\(selected))", arguments: arguments)
+        try db.executeCached(sql: "DELETE FROM conversation WHERE \(condition)", arguments: arguments)
+        return db.changesCount
     }
 
     public func conversation(id: String) async throws -> Conversation? {
@@ -152,6 +164,12 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
+    public func deleteMessage(id: String) async throws {
+        try await writer.write { db in
+            try db.executeCached(sql: "DELETE FROM message WHERE id = ?", arguments: [id])
+        }
+    }
+
     public func updateMessage(_ message: Message) async throws {
         try await writer.write { db in
             let (text, bytes) = RowMapping.columns(message.content)
@@ -184,8 +202,18 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func history(_ query: HistoryQuery) async throws -> [Message] {
-        var conditions = ["conversation_id = ?"]
-        var arguments: StatementArguments = [query.conversationID]
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        switch query.scope {
+        case .conversation(let id):
+            conditions.append("conversation_id = ?")
+            _ = arguments.append(contentsOf: [id])
+        case .sender(let clientID):
+            conditions.append("sender = ?")
+            _ = arguments.append(contentsOf: [clientID])
+        case .app:
+            conditions.append("1")
+        }
         if let type = query.messageType {
             conditions.append("lctype = ?")
             _ = arguments.append(contentsOf: [type])

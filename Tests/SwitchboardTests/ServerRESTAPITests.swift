@@ -17,7 +17,7 @@ import Testing
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob", "carol"])
 
-        let (status, sent) = try await call(server, "POST", "/1.2/rtm/conversations/\(cid)/messages", body: [
+        let (status, sent) = try await server.rest("POST", "/1.2/rtm/conversations/\(cid)/messages", body: [
             "from_client": "alice", "message": "from the backend", "mention_client_ids": ["carol"],
         ])
         #expect(status == 200)
@@ -30,7 +30,7 @@ import Testing
         #expect(try await carol.nextMessage().id == id)
 
         // As on LeanCloud, the REST API may send as anyone, member or not.
-        #expect(try await call(server, "POST", "/1.2/rtm/conversations/\(cid)/messages", body: ["from_client": "system", "message": "hi"]).0 == 200)
+        #expect(try await server.rest("POST", "/1.2/rtm/conversations/\(cid)/messages", body: ["from_client": "system", "message": "hi"]).0 == 200)
         #expect(try await bob.nextMessage().fromPeerID == "system")
         try await server.stop()
     }
@@ -42,18 +42,18 @@ import Testing
         for text in ["one", "two", "three"] { _ = try await alice.sendText(text, cid: cid) }
         let logs = try await alice.request(.logs(cid: cid)).logsMessage.logs
 
-        let (status, _, listed) = try await callArray(server, "/1.2/rtm/conversations/\(cid)/messages")
+        let (status, _, listed) = try await server.restArray("/1.2/rtm/conversations/\(cid)/messages")
         #expect(status == 200)
         // The same messages as `logs`, newest first as LeanCloud's REST API lists them.
         #expect(listed.map { $0["msg-id"] as? String } == logs.map(\.msgID).reversed())
         #expect(listed.map { $0["data"] as? String } == ["three", "two", "one"])
         #expect(listed.first?["conv-id"] as? String == cid && listed.first?["is-conv"] as? Bool == true)
 
-        let (_, _, oldestFirst) = try await callArray(server, "/1.2/rtm/conversations/\(cid)/messages?reversed=true&limit=2")
+        let (_, _, oldestFirst) = try await server.restArray("/1.2/rtm/conversations/\(cid)/messages?reversed=true&limit=2")
         #expect(oldestFirst.map { $0["data"] as? String } == ["one", "two"])
         let last = try #require(oldestFirst.last)
         let after = "/1.2/rtm/conversations/\(cid)/messages?reversed=true&timestamp=\(last["timestamp"] as? Int ?? 0)&msgid=\(last["msg-id"] as? String ?? "")"
-        #expect(try await callArray(server, after).2.map { $0["data"] as? String } == ["three"])
+        #expect(try await server.restArray(after).2.map { $0["data"] as? String } == ["three"])
         try await server.stop()
     }
 
@@ -61,20 +61,20 @@ import Testing
         let server = try await TestServer.start()
         let bob = try await server.login("bob")
         let carol = try await server.login("carol")
-        let (created, conversation) = try await call(server, "POST", "/1.2/rtm/service-conversations", body: ["name": "news"])
+        let (created, conversation) = try await server.rest("POST", "/1.2/rtm/service-conversations", body: ["name": "news"])
         #expect(created == 200)
         let cid = try #require(conversation["objectId"] as? String)
-        #expect(try await call(server, "POST", "/1.2/rtm/service-conversations/\(cid)/subscribers", body: ["client_id": "bob"]).0 == 200)
+        #expect(try await server.rest("POST", "/1.2/rtm/service-conversations/\(cid)/subscribers", body: ["client_id": "bob"]).0 == 200)
 
-        #expect(try await call(server, "POST", "/1.2/rtm/service-conversations/\(cid)/broadcasts", body: ["from_client": "newsroom", "message": "extra!"]).0 == 200)
+        #expect(try await server.rest("POST", "/1.2/rtm/service-conversations/\(cid)/broadcasts", body: ["from_client": "newsroom", "message": "extra!"]).0 == 200)
         let received = try await bob.nextMessage()
         #expect(received.cid == cid && received.msg == "extra!")
         #expect(try await carol.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
         let found = try #require(try await bob.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["sys"] as? Bool == true && found["name"] as? String == "news")
 
-        #expect(try await call(server, "DELETE", "/1.2/rtm/service-conversations/\(cid)/subscribers/bob").0 == 200)
-        _ = try await call(server, "POST", "/1.2/rtm/service-conversations/\(cid)/broadcasts", body: ["from_client": "newsroom", "message": "again"])
+        #expect(try await server.rest("DELETE", "/1.2/rtm/service-conversations/\(cid)/subscribers/bob").0 == 200)
+        _ = try await server.rest("POST", "/1.2/rtm/service-conversations/\(cid)/broadcasts", body: ["from_client": "newsroom", "message": "again"])
         #expect(try await bob.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
         try await server.stop()
     }
@@ -83,7 +83,7 @@ import Testing
         let recorder = RecordingPlugin()
         let server = try await TestServer.start(plugins: [recorder])
         let bob = try await server.login("bob")
-        #expect(try await call(server, "POST", "/1.2/rtm/clients/bob/kick", body: ["reason": "spam"]).0 == 200)
+        #expect(try await server.rest("POST", "/1.2/rtm/clients/bob/kick", body: ["reason": "spam"]).0 == 200)
         let closed = try await bob.next { $0.cmd == .session && $0.op == .closed }
         #expect(closed.sessionMessage.code == 4115 && closed.sessionMessage.reason == "spam")
         #expect(try await recorder.params(of: .clientOffline)["closeCode"] == .int(4))
@@ -96,10 +96,10 @@ import Testing
         let alice = try await server.login("alice")
         let group = try await alice.startConversation(members: ["bob"], name: "group")
         let room = try await alice.request(.startConversation(members: [], name: "room", transient: true)).convMessage.cid
-        _ = try await call(server, "POST", "/1.2/rtm/service-conversations", body: ["name": "news"])
+        _ = try await server.rest("POST", "/1.2/rtm/service-conversations", body: ["name": "news"])
 
         func names(_ path: String) async throws -> [String] {
-            let (_, body) = try await call(server, "GET", path)
+            let (_, body) = try await server.rest("GET", path)
             return ((body["results"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }.sorted()
         }
         #expect(try await names("/1.2/rtm/conversations") == ["group"])
@@ -108,11 +108,11 @@ import Testing
         #expect(try await names("/1.2/rtm/all-conversations") == ["group", "news", "room"])
         let filtered = "/1.2/rtm/all-conversations?where=" + #"{"name":{"$in":["room","news"]}}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         #expect(try await names(filtered + "&order=name&limit=1") == ["news"])
-        #expect(try await call(server, "GET", "/1.2/rtm/conversations?where=%7Bnot").0 == 400)
+        #expect(try await server.rest("GET", "/1.2/rtm/conversations?where=%7Bnot").0 == 400)
 
-        let (_, members) = try await call(server, "GET", "/1.2/rtm/conversations/\(group)/members")
+        let (_, members) = try await server.rest("GET", "/1.2/rtm/conversations/\(group)/members")
         #expect(Set(members["result"] as? [String] ?? []) == ["alice", "bob"])
-        #expect(try await call(server, "GET", "/1.2/rtm/conversations/\(room)x/members").0 == 404)
+        #expect(try await server.rest("GET", "/1.2/rtm/conversations/\(room)x/members").0 == 404)
         try await server.stop()
     }
 
@@ -121,24 +121,24 @@ import Testing
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         for text in ["one", "two"] { _ = try await alice.sendText(text, cid: cid) }
-        let (_, online) = try await call(server, "POST", "/1.2/rtm/clients/check-online", body: ["client_ids": ["alice", "bob"]])
+        let (_, online) = try await server.rest("POST", "/1.2/rtm/clients/check-online", body: ["client_ids": ["alice", "bob"]])
         #expect(online["results"] as? [String] == ["alice"])
         // The app key is enough here, as on LeanCloud.
-        let (status, unread) = try await call(server, "GET", "/1.2/rtm/clients/bob/unread-count", key: server.config.appKey)
+        let (status, unread) = try await server.rest("GET", "/1.2/rtm/clients/bob/unread-count", key: server.config.appKey)
         #expect(status == 200 && unread["count"] as? Int == 2)
-        #expect(try await call(server, "GET", "/1.2/rtm/clients/bob/unread-count?conv_id=other").1["count"] as? Int == 0)
+        #expect(try await server.rest("GET", "/1.2/rtm/clients/bob/unread-count?conv_id=other").1["count"] as? Int == 0)
         try await server.stop()
     }
 
     @Test func onlyTheMasterKeyOrItsSignatureIsLetIn() async throws {
         let server = try await TestServer.start()
         let path = "/1.2/rtm/clients/bob/kick"
-        #expect(try await call(server, "POST", path, key: nil).0 == 401)
-        let (status, body) = try await call(server, "POST", path, key: server.config.appKey)
+        #expect(try await server.rest("POST", path, key: nil).0 == 401)
+        let (status, body) = try await server.rest("POST", path, key: server.config.appKey)
         #expect(status == 401 && body["code"] as? Int == 401 && body["error"] as? String == "Unauthorized.")
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        #expect(try await call(server, "POST", path, key: nil, sign: masterSignature(server.config.masterKey, at: now)).0 == 200)
-        #expect(try await call(server, "POST", path, key: nil, sign: masterSignature("wrong", at: now)).0 == 401)
+        #expect(try await server.rest("POST", path, key: nil, sign: TestServer.masterSignature(server.config.masterKey, at: now)).0 == 200)
+        #expect(try await server.rest("POST", path, key: nil, sign: TestServer.masterSignature("wrong", at: now)).0 == 401)
         try await server.stop()
     }
 
@@ -148,55 +148,15 @@ import Testing
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob"])
         let path = "/1.2/rtm/conversations/\(cid)/messages"
-        let (unknown, why) = try await call(server, "POST", path, body: ["from_client": "alice", "message": "x", "mesage_typo": 1])
+        let (unknown, why) = try await server.rest("POST", path, body: ["from_client": "alice", "message": "x", "mesage_typo": 1])
         #expect(unknown == 400 && why["code"] as? Int == 107 && (why["error"] as? String)?.contains("mesage_typo") == true)
-        #expect(try await call(server, "POST", path, raw: "{not json").0 == 400)
-        #expect(try await call(server, "POST", path, body: ["message": "no sender"]).0 == 400)
-        #expect(try await call(server, "POST", path, body: ["from_client": "alice", "message": "x", "priority": "urgent"]).0 == 400)
-        #expect(try await call(server, "POST", path, raw: "{\"from_client\":\"alice\",\"message\":\"" + String(repeating: "x", count: 70_000) + "\"}").0 == 400)
-        #expect(try await call(server, "POST", "/1.2/rtm/conversations/nope/messages", body: ["from_client": "alice", "message": "x"]).0 == 400)
-        #expect(try await call(server, "GET", "/1.2/rtm/conversations/nope/messages").0 == 404)
+        #expect(try await server.rest("POST", path, raw: "{not json").0 == 400)
+        #expect(try await server.rest("POST", path, body: ["message": "no sender"]).0 == 400)
+        #expect(try await server.rest("POST", path, body: ["from_client": "alice", "message": "x", "priority": "urgent"]).0 == 400)
+        #expect(try await server.rest("POST", path, raw: "{\"from_client\":\"alice\",\"message\":\"" + String(repeating: "x", count: 70_000) + "\"}").0 == 400)
+        #expect(try await server.rest("POST", "/1.2/rtm/conversations/nope/messages", body: ["from_client": "alice", "message": "x"]).0 == 400)
+        #expect(try await server.rest("GET", "/1.2/rtm/conversations/nope/messages").0 == 404)
         #expect(try await bob.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
         try await server.stop()
-    }
-
-    // MARK: HTTP
-
-    /// LeanCloud's `X-LC-Sign`: `md5(timestamp + master key),timestamp,master`.
-    private func masterSignature(_ masterKey: String, at milliseconds: Int64) -> String {
-        Insecure.MD5.hash(data: Data("\(milliseconds)\(masterKey)".utf8)).map { String(format: "%02x", $0) }.joined() + ",\(milliseconds),master"
-    }
-
-    private func call(
-        _ server: TestServer, _ method: String, _ path: String, body: [String: Any]? = nil, raw: String? = nil,
-        key: String?? = .some(nil), sign: String? = nil
-    ) async throws -> (Int, [String: Any]) {
-        let (status, data) = try await send(server, method, path, body: body, raw: raw, key: key, sign: sign)
-        return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
-    }
-
-    private func callArray(_ server: TestServer, _ path: String) async throws -> (Int, Data, [[String: Any]]) {
-        let (status, data) = try await send(server, "GET", path, body: nil, raw: nil, key: .some(nil), sign: nil)
-        return (status, data, (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? [])
-    }
-
-    /// `key`: `.some(nil)` for the master key, `nil` for no `X-LC-Key`, else that key.
-    private func send(
-        _ server: TestServer, _ method: String, _ path: String, body: [String: Any]?, raw: String?, key: String??, sign: String?
-    ) async throws -> (Int, Data) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
-        request.httpMethod = method
-        request.setValue(server.config.appID, forHTTPHeaderField: "X-LC-Id")
-        switch key {
-        case .none: break
-        case .some(.none): request.setValue(server.config.masterKey + ",master", forHTTPHeaderField: "X-LC-Key")
-        case .some(.some(let given)): request.setValue(given, forHTTPHeaderField: "X-LC-Key")
-        }
-        if let sign { request.setValue(sign, forHTTPHeaderField: "X-LC-Sign") }
-        if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
-        if let raw { request.httpBody = Data(raw.utf8) }
-        if request.httpBody != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 }

@@ -18,7 +18,15 @@ public struct HistoryQuery: Sendable, Equatable {
         }
     }
 
-    public var conversationID: String
+    /// Whose messages: one conversation's (`logs`), one sender's or the whole app's (the
+    /// REST API).
+    public enum Scope: Sendable, Equatable {
+        case conversation(String)
+        case sender(String)
+        case app
+    }
+
+    public var scope: Scope
     public var limit: Int
     public var direction: Direction
     public var start: Bound?
@@ -26,8 +34,8 @@ public struct HistoryQuery: Sendable, Equatable {
     /// Only messages of this `_lctype`.
     public var messageType: Int32?
 
-    public init(conversationID: String, limit: Int, direction: Direction, start: Bound?, end: Bound?, messageType: Int32?) {
-        self.conversationID = conversationID
+    public init(scope: Scope, limit: Int, direction: Direction, start: Bound?, end: Bound?, messageType: Int32?) {
+        self.scope = scope
         self.limit = limit
         self.direction = direction
         self.start = start

@@ -16,6 +16,8 @@ public protocol MessageStore: Sendable {
     /// Deletes the conversations that expired before `time`, with their messages, queues
     /// and receipt positions; returns how many.
     func deleteConversations(expiredBefore time: Int64) async throws -> Int
+    /// Deletes a conversation with its messages, queues and receipt positions.
+    func deleteConversation(id: String) async throws
 
     /// Stores the message and queues it for each device of each of `recipients` until that
     /// device acknowledges it, and returns it with its `seq`; if the sender already sent it
@@ -24,6 +26,8 @@ public protocol MessageStore: Sendable {
     func message(id: String) async throws -> Message?
     /// Replaces a stored message's content, mentions and patch time (an edit or recall).
     func updateMessage(_ message: Message) async throws
+    /// Deletes a stored message, with its queued copies: history no longer has it.
+    func deleteMessage(id: String) async throws
     /// Messages changed after `since` (their patch time) in conversations `clientID` is a
     /// member of, oldest change first.
     func patchedMessages(visibleTo clientID: String, since: Int64, limit: Int) async throws -> [Message]

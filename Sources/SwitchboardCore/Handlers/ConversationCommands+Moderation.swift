@@ -7,17 +7,14 @@ import SwitchboardWire
 /// and only clients ranked below them (a manager cannot silence or block another manager or
 /// itself); a request naming anyone else is refused whole with 4320, as LeanCloud does.
 extension ConversationCommands {
-    static let defaultListLimit = 10
-    static let maxListLimit = 100
-
     // MARK: roles
 
-    func updateMemberRole(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    func updateMemberRole(_ request: GenericCommand, from clientID: String, byServer: Bool) async throws -> GenericCommand {
         let conv = request.convMessage
         var conversation = try await existingConversation(conv.cid)
-        try conversation.requireMember(clientID)
+        if !byServer { try conversation.requireMember(clientID) }
         let target = conv.info.hasPid && !conv.info.pid.isEmpty ? conv.info.pid : conv.targetClientID
-        guard conversation.role(of: clientID) == .owner else {
+        guard byServer || conversation.role(of: clientID) == .owner else {
             throw CommandError(.conversationOperationUnauthorized, detail: "only the owner changes roles")
         }
         guard let role = MemberRole(rawValue: conv.info.role), role != .owner else {
@@ -45,10 +42,10 @@ extension ConversationCommands {
 
     // MARK: silencing
 
-    func setSilenced(_ silenced: Bool, _ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    func setSilenced(_ silenced: Bool, _ request: GenericCommand, from clientID: String, byServer: Bool) async throws -> GenericCommand {
         let conv = request.convMessage
         var conversation = try await existingConversation(conv.cid)
-        let targets = try moderationTargets(conv.m, in: conversation, by: clientID)
+        let targets = try moderationTargets(conv.m, in: conversation, by: clientID, byServer: byServer)
         conversation.silenced.removeAll { targets.contains($0) }
         if silenced { conversation.silenced += targets }
         conversation.updatedAt = ServerClock.wallMilliseconds()
@@ -68,7 +65,7 @@ extension ConversationCommands {
         let conv = request.convMessage
         let conversation = try await existingConversation(conv.cid)
         try conversation.requireMember(clientID)
-        let (page, next) = try Self.page(of: conversation.silenced, limit: conv.hasLimit ? conv.limit : nil, next: conv.hasNext ? conv.next : nil)
+        let (page, next) = try ListPage.of(conversation.silenced, limit: conv.hasLimit ? Int(conv.limit) : nil, next: conv.hasNext ? conv.next : nil)
         var reply = Replies.reply(to: request, op: .shutupResult)
         reply.convMessage.cid = conversation.id
         reply.convMessage.m = page
@@ -80,10 +77,10 @@ extension ConversationCommands {
 
     /// `blacklist/block` and `unblock`. Blocked members leave the conversation; blocked
     /// clients cannot join it or be added (4548).
-    func setBlocked(_ blocked: Bool, _ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    func setBlocked(_ blocked: Bool, _ request: GenericCommand, from clientID: String, byServer: Bool) async throws -> GenericCommand {
         let list = request.blacklistMessage
         var conversation = try await existingConversation(list.srcCid)
-        let targets = try moderationTargets(list.toPids, in: conversation, by: clientID)
+        let targets = try moderationTargets(list.toPids, in: conversation, by: clientID, byServer: byServer)
         conversation.blocked.removeAll { targets.contains($0) }
         let leaving = blocked ? targets.filter(conversation.members.contains) : []
         if blocked { conversation.blocked += targets }
@@ -111,7 +108,7 @@ extension ConversationCommands {
         let list = request.blacklistMessage
         let conversation = try await existingConversation(list.srcCid)
         try conversation.requireMember(clientID)
-        let (page, next) = try Self.page(of: conversation.blocked, limit: list.hasLimit ? list.limit : nil, next: list.hasNext ? list.next : nil)
+        let (page, next) = try ListPage.of(conversation.blocked, limit: list.hasLimit ? Int(list.limit) : nil, next: list.hasNext ? list.next : nil)
         var reply = Replies.reply(to: request, op: .queryResult)
         reply.blacklistMessage.srcCid = conversation.id
         reply.blacklistMessage.blockedPids = page
@@ -121,13 +118,15 @@ extension ConversationCommands {
 
     // MARK: helpers
 
-    /// The de-duplicated clients a moderator acts on, all ranked below it.
-    private func moderationTargets(_ requested: [String], in conversation: Conversation, by clientID: String) throws -> [String] {
+    /// The de-duplicated clients a moderator acts on, all ranked below it (the app's server
+    /// ranks above everyone).
+    private func moderationTargets(_ requested: [String], in conversation: Conversation, by clientID: String, byServer: Bool) throws -> [String] {
         try requireMemberLimit(requested.count)
         try requireValidIDs(requested)
-        try conversation.requireMember(clientID)
         let targets = Self.uniqued(requested)
         guard !targets.isEmpty else { throw CommandError(.conversationAPIFailed, detail: "no clients given") }
+        if byServer { return targets }
+        try conversation.requireMember(clientID)
         let own = conversation.role(of: clientID)
         guard own.moderates else {
             throw CommandError(.conversationOperationUnauthorized, detail: "only the owner and managers moderate")
@@ -151,17 +150,5 @@ extension ConversationCommands {
         told.convMessage.initBy = clientID
         told.convMessage.m = targets
         await notifier.notify(conversation.members, told, permanent: true)
-    }
-
-    /// A page of a list: `next` is where the previous page stopped, as a decimal offset.
-    private static func page(of list: [String], limit: Int32?, next: String?) throws -> ([String], String?) {
-        let size = limit.map { min(max(Int($0), 1), maxListLimit) } ?? defaultListLimit
-        var start = 0
-        if let next, !next.isEmpty {
-            guard let offset = Int(next), offset >= 0 else { throw CommandError(.conversationAPIFailed, detail: "next is not one the server gave") }
-            start = min(offset, list.count)
-        }
-        let end = min(start + size, list.count)
-        return (Array(list[start..<end]), end < list.count ? String(end) : nil)
     }
 }

@@ -20,19 +20,21 @@ struct ConversationCommands: Sendable {
     let context: CoreContext
     let notifier: Notifier
     let hooks: ConversationHooks
-    private let locks = ConversationLocks()
+    let locks = ConversationLocks()
 
     // MARK: start
 
-    func start(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    /// `byServer`: created by the app's server (REST API), with `clientID` as its creator:
+    /// no signature, and the members are those named, creator or not.
+    func start(_ request: GenericCommand, from clientID: String, byServer: Bool = false) async throws -> GenericCommand {
         let conv = request.convMessage
         try requireMemberLimit(conv.m.count)
         try requireValidIDs(conv.m)
-        var members = Self.uniqued([clientID] + conv.m)
+        var members = Self.uniqued((byServer ? [] : [clientID]) + conv.m)
         let attributes = try Self.attributes(conv)
         let name = attributes["name"]?.stringValue
         let custom = attributes.filter { !ConversationDocument.reservedKeys.contains($0.key) }
-        if context.settings.signaturesRequired {
+        if context.settings.signaturesRequired, !byServer {
             try verifyStartSignature(conv, clientID: clientID, members: conv.m)
         }
         let now = ServerClock.wallMilliseconds()
@@ -40,7 +42,7 @@ struct ConversationCommands: Sendable {
 
         if conv.transient {
             // A chat room: its creator joins it; others join with conv/add.
-            members = [clientID]
+            members = byServer ? [] : [clientID]
         } else if conv.unique {
             let key = Conversation.uniqueKey(for: members, temporary: conv.tempConv)
             if var existing = try await context.store.conversation(uniqueKey: key) {
@@ -89,7 +91,8 @@ struct ConversationCommands: Sendable {
         var joined = Replies.notification(.conv, op: .joined, to: clientID)
         joined.convMessage.cid = conversation.id
         joined.convMessage.initBy = clientID
-        await notifier.notify(members.filter { $0 != clientID }, joined, permanent: !conversation.isTransient)
+        // A client that starts one knows; a creator the server names does not yet.
+        await notifier.notify(byServer ? members : members.filter { $0 != clientID }, joined, permanent: !conversation.isTransient)
         await hooks.started(conversation.id)
         return reply
     }
@@ -112,22 +115,26 @@ struct ConversationCommands: Sendable {
     /// `conv/add`, `remove`, `update`, `mute`, `unmute`, `member_info_update`, `add_shutup`,
     /// `remove_shutup` and `blacklist/block`, `unblock`: each reads the conversation, changes
     /// it and saves it whole, one at a time per conversation.
-    func change(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    ///
+    /// `byServer`: asked by the app's server (REST API) in `clientID`'s name, which need not
+    /// be a member and ranks above every role; the hooks, the checks on the members named
+    /// and the notices are a client's.
+    func change(_ request: GenericCommand, from clientID: String, byServer: Bool = false) async throws -> GenericCommand {
         if request.cmd == .blacklist {
             return try await locks.withLock(request.blacklistMessage.srcCid) {
-                try await setBlocked(request.op == .block, request, from: clientID)
+                try await setBlocked(request.op == .block, request, from: clientID, byServer: byServer)
             }
         }
         return try await locks.withLock(request.convMessage.cid) {
             switch request.op {
-            case .add: try await add(request, from: clientID)
-            case .remove: try await remove(request, from: clientID)
-            case .update: try await update(request, from: clientID)
+            case .add: try await add(request, from: clientID, byServer: byServer)
+            case .remove: try await remove(request, from: clientID, byServer: byServer)
+            case .update: try await update(request, from: clientID, byServer: byServer)
             case .mute: try await setMuted(true, request, from: clientID)
             case .unmute: try await setMuted(false, request, from: clientID)
-            case .memberInfoUpdate: try await updateMemberRole(request, from: clientID)
-            case .addShutup: try await setSilenced(true, request, from: clientID)
-            case .removeShutup: try await setSilenced(false, request, from: clientID)
+            case .memberInfoUpdate: try await updateMemberRole(request, from: clientID, byServer: byServer)
+            case .addShutup: try await setSilenced(true, request, from: clientID, byServer: byServer)
+            case .removeShutup: try await setSilenced(false, request, from: clientID, byServer: byServer)
             default: throw CommandError(.unparseableRawMessage, detail: "unsupported command conv/\(request.op)")
             }
         }
@@ -135,21 +142,21 @@ struct ConversationCommands: Sendable {
 
     // MARK: add and remove
 
-    private func add(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    private func add(_ request: GenericCommand, from clientID: String, byServer: Bool) async throws -> GenericCommand {
         let conv = request.convMessage
         var (conversation, requested, joiningSelf) = try await membershipChange(conv, by: clientID)
         try requireValidIDs(requested)
         let isMember = conversation.members.contains(clientID)
         let signedJoin = joiningSelf && !isMember && context.access.joiningRequiresSignature(conversation)
         // A private conversation's signed join is how an outsider learns of it.
-        guard context.access.isVisible(conversation, to: clientID) || (signedJoin && conv.hasS) else {
+        guard byServer || context.access.isVisible(conversation, to: clientID) || (signedJoin && conv.hasS) else {
             throw CommandError(.conversationNotFound, detail: "no such conversation \(conversation.id)")
         }
-        if !joiningSelf { try conversation.requireMember(clientID) }
+        if !joiningSelf, !byServer { try conversation.requireMember(clientID) }
         if conversation.isTemporary, !joiningSelf {
             throw CommandError(.conversationNotAllowed, detail: "temporary conversations keep their members")
         }
-        if context.settings.signaturesRequired || signedJoin {
+        if !byServer, context.settings.signaturesRequired || signedJoin {
             try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .invite)
         }
         let refused = requested.filter(conversation.blocked.contains)
@@ -173,14 +180,16 @@ struct ConversationCommands: Sendable {
         return reply
     }
 
-    private func remove(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    private func remove(_ request: GenericCommand, from clientID: String, byServer: Bool) async throws -> GenericCommand {
         let conv = request.convMessage
         var (conversation, requested, leavingSelf) = try await membershipChange(conv, by: clientID)
-        if !leavingSelf { try conversation.requireMember(clientID) }
-        if context.settings.signaturesRequired, !leavingSelf {
-            try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .kick)
+        if !leavingSelf, !byServer {
+            try conversation.requireMember(clientID)
+            if context.settings.signaturesRequired {
+                try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .kick)
+            }
         }
-        let (refused, failures) = removalFailures(requested, from: conversation, by: clientID)
+        let (refused, failures) = byServer ? ([], []) : removalFailures(requested, from: conversation, by: clientID)
         let removed = requested.filter { conversation.members.contains($0) && !refused.contains($0) }
         if !removed.isEmpty {
             // A member leaving by itself is not the app's to refuse.
@@ -246,9 +255,9 @@ struct ConversationCommands: Sendable {
 
     // MARK: update, mute
 
-    private func update(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    private func update(_ request: GenericCommand, from clientID: String, byServer: Bool) async throws -> GenericCommand {
         var conversation = try await existingConversation(request.convMessage.cid)
-        guard conversation.members.contains(clientID) else {
+        guard byServer || conversation.members.contains(clientID) else {
             throw CommandError(.conversationUpdateRejected, detail: "\(clientID) is not a member of \(conversation.id)")
         }
         var changes = try Self.attributes(request.convMessage)
@@ -292,18 +301,26 @@ struct ConversationCommands: Sendable {
     private func setMuted(_ muted: Bool, _ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         var conversation = try await existingConversation(request.convMessage.cid)
         try conversation.requireMember(clientID)
-        var muted = muted
-        if case .mute(let decided) = try await hooks.update(initBy: clientID, conversationID: conversation.id, change: .mute(muted)) {
-            muted = decided
-        }
-        conversation.mutedBy.removeAll { $0 == clientID }
-        if muted { conversation.mutedBy.append(clientID) }
-        conversation.updatedAt = ServerClock.wallMilliseconds()
-        try await context.store.saveConversation(conversation)
+        try await mute(muted, by: [clientID], in: &conversation)
         var reply = Replies.reply(to: request, op: .updated)
         reply.convMessage.cid = conversation.id
         reply.convMessage.udate = ISODate.string(milliseconds: conversation.updatedAt)
         return reply
+    }
+
+    /// Mutes or unmutes the conversation for each client, as `_conversationUpdate` decides
+    /// for it, and saves it.
+    func mute(_ muted: Bool, by clientIDs: [String], in conversation: inout Conversation) async throws {
+        for clientID in clientIDs {
+            var decided = muted
+            if case .mute(let hooked) = try await hooks.update(initBy: clientID, conversationID: conversation.id, change: .mute(muted)) {
+                decided = hooked
+            }
+            conversation.mutedBy.removeAll { $0 == clientID }
+            if decided { conversation.mutedBy.append(clientID) }
+        }
+        conversation.updatedAt = ServerClock.wallMilliseconds()
+        try await context.store.saveConversation(conversation)
     }
 
     // MARK: query

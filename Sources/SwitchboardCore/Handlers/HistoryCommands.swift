@@ -21,7 +21,7 @@ struct HistoryCommands: Sendable {
         reply.logsMessage = LogsCommand()
         guard requested > 0 else { return reply }
         let query = HistoryQuery(
-            conversationID: conversation.id,
+            scope: .conversation(conversation.id),
             limit: min(requested, context.settings.maxHistoryLimit),
             direction: logs.direction == .new ? .newer : .older,
             start: logs.hasT ? .init(timestamp: logs.t, messageID: logs.hasMid ? logs.mid : nil, included: logs.tIncluded) : nil,

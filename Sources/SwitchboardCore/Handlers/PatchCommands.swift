@@ -22,22 +22,25 @@ struct PatchCommands: Sendable {
         return reply
     }
 
-    /// Applies one edit or recall; returns its patch time.
-    private func apply(_ item: PatchItem, from clientID: String, on connection: Connection) async throws -> Int64 {
+    /// Applies one edit or recall; returns its patch time. `byServer`: asked by the app's
+    /// server (REST API), which names the message by its time too, and may change it however
+    /// old it is, whether or not its sender is still a member.
+    func apply(_ item: PatchItem, from clientID: String, on connection: Connection, byServer: Bool = false) async throws -> Int64 {
         guard item.hasMid, var message = try await context.store.message(id: item.mid),
-              !item.hasCid || item.cid == message.conversationID
+              !item.hasCid || item.cid == message.conversationID,
+              !byServer || item.timestamp == message.timestamp
         else {
             throw CommandError(.messageNotFound, detail: "no message \(item.mid)")
         }
         guard let conversation = try await context.store.conversation(id: message.conversationID),
-              conversation.members.contains(clientID)
+              byServer || conversation.members.contains(clientID)
         else {
             throw CommandError(.invalidMessagingTarget, detail: "\(clientID) is not a member of \(message.conversationID)")
         }
         guard message.from == clientID else {
             throw CommandError(.messageOwnershipRequired, detail: "only \(message.from) may change message \(message.id)")
         }
-        try checkAllowed(recall: item.recall, sentAt: message.timestamp)
+        if !byServer { try checkAllowed(recall: item.recall, sentAt: message.timestamp) }
 
         if item.recall {
             message.content = .text(PatchNotices.recalledContent)

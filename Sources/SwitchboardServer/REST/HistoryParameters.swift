@@ -1,6 +1,7 @@
 import SwitchboardCore
 
-/// The history query of `GET /1.2/rtm/conversations/{conv_id}/messages`: newest first from
+/// The history query of `GET /1.2/rtm/conversations/{conv_id}/messages` (and of a client's
+/// and the app's messages): newest first from
 /// `timestamp`/`msgid` (default now) down to `till_timestamp`/`till_msgid` (default 0);
 /// `reversed` turns it round (from 0 up to now); `include_start`/`include_stop` make the
 /// bounds inclusive; `limit` is 100 unless given, at most the server's history cap.
@@ -9,13 +10,13 @@ struct HistoryParameters {
 
     let parameters: QueryParameters
 
-    func query(conversationID: String) throws -> HistoryQuery {
+    func query(_ scope: HistoryQuery.Scope) throws -> HistoryQuery {
         let reversed = try parameters.flag("reversed")
         let start = try bound(timestamp: "timestamp", id: "msgid", included: "include_start")
         let end = try bound(timestamp: "till_timestamp", id: "till_msgid", included: "include_stop")
         let limit = try parameters.number("limit").map { Int(clamping: $0) } ?? Self.defaultLimit
         return HistoryQuery(
-            conversationID: conversationID, limit: limit, direction: reversed ? .newer : .older, start: start, end: end, messageType: nil
+            scope: scope, limit: limit, direction: reversed ? .newer : .older, start: start, end: end, messageType: nil
         )
     }
 

@@ -4,15 +4,16 @@ import SwitchboardJSON
 
 /// A stored message as LeanCloud's REST API lists it.
 enum RESTMessage {
-    static func json(_ message: Message, in conversation: Conversation) -> JSONValue {
+    /// `isRoom`: whether the message's conversation is a chat room.
+    static func json(_ message: Message, isRoom: Bool) -> JSONValue {
         var object: [String: JSONValue] = [
             "msg-id": .string(message.id),
-            "conv-id": .string(conversation.id),
-            "to": .string(conversation.id),
+            "conv-id": .string(message.conversationID),
+            "to": .string(message.conversationID),
             "from": .string(message.from),
             "timestamp": .int(message.timestamp),
-            "is-conv": .bool(!conversation.isTransient),
-            "is-room": .bool(conversation.isTransient),
+            "is-conv": .bool(!isRoom),
+            "is-room": .bool(isRoom),
         ]
         switch message.content {
         case .text(let text):

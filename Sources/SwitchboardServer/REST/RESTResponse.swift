@@ -19,7 +19,7 @@ enum RESTResponse {
 
     /// Answers with `body`'s JSON, or with LeanCloud's error for what it threw: 107 for a
     /// malformed request, 1 for a query the server cannot run, the command's own code for a
-    /// refusal (404 for a conversation that does not exist).
+    /// refusal (404 for a conversation or message that does not exist).
     static func answering(_ body: () async throws -> JSONValue) async -> Response {
         do {
             return json(try await body())
@@ -28,7 +28,7 @@ enum RESTResponse {
         } catch let unsupported as DocumentFilter.Unsupported {
             return error(.badRequest, code: 1, unsupported.description)
         } catch let failure as CommandError {
-            let status: HTTPResponse.Status = failure.code == .conversationNotFound ? .notFound : .badRequest
+            let status: HTTPResponse.Status = [.conversationNotFound, .messageNotFound].contains(failure.code) ? .notFound : .badRequest
             return error(status, code: Int(failure.code.rawValue), failure.detail ?? failure.code.reason)
         } catch {
             return self.error(.internalServerError, code: 1, "internal error")

@@ -1,0 +1,107 @@
+import SwitchboardJSON
+import SwitchboardWire
+
+/// Conversations as the app's server manages them through the REST API. Each change runs
+/// the client command it stands for, in the server's name and above every role, so hooks
+/// fire and members are told exactly as when a client does it.
+extension MessagingCore {
+    /// The name the server acts in where LeanCloud's REST API names no client: the
+    /// creator of what it creates, the `initBy` of what it changes.
+    public static let serverClientID = "system"
+
+    /// A change the server makes to a conversation.
+    public enum ServerConversationChange: Sendable {
+        case addMembers([String])
+        case removeMembers([String])
+        /// Name and attributes, as `conv/update` takes them (`attr.x`, `{"__op": "Delete"}`).
+        case update([String: JSONValue])
+        case silence([String], Bool)
+        case block([String], Bool)
+        case setRole(String, MemberRole)
+        case mute([String], Bool)
+    }
+
+    /// A new conversation (or chat room, `transient`), through `conv/start`: its hooks and
+    /// `joined` notices. `creator` owns it; without one the server does. `unique` finds the
+    /// existing conversation of the same members instead.
+    public func createConversation(
+        creator: String?, members: [String], name: String?, attributes: [String: JSONValue], unique: Bool, transient: Bool
+    ) async throws -> Conversation {
+        var request = GenericCommand()
+        request.cmd = .conv
+        request.op = .start
+        request.convMessage.m = members
+        request.convMessage.unique = unique
+        request.convMessage.transient = transient
+        var attr = attributes
+        if let name { attr["name"] = .string(name) }
+        if !attr.isEmpty { request.convMessage.attr.data = JSONValue.object(attr).jsonString }
+        let reply = try await conversations.start(request, from: creator ?? Self.serverClientID, byServer: true)
+        return try await conversations.existingConversation(reply.convMessage.cid)
+    }
+
+    /// Applies `change` and returns the conversation as saved.
+    public func changeConversation(_ id: String, _ change: ServerConversationChange) async throws -> Conversation {
+        var request = GenericCommand()
+        request.cmd = .conv
+        request.convMessage.cid = id
+        switch change {
+        case .addMembers(let clients):
+            request.op = .add
+            request.convMessage.m = clients
+        case .removeMembers(let clients):
+            request.op = .remove
+            request.convMessage.m = clients
+        case .update(let changes):
+            request.op = .update
+            request.convMessage.attr.data = JSONValue.object(changes).jsonString
+        case .silence(let clients, let silenced):
+            request.op = silenced ? .addShutup : .removeShutup
+            request.convMessage.m = clients
+        case .block(let clients, let blocked):
+            request.cmd = .blacklist
+            request.op = blocked ? .block : .unblock
+            request.blacklistMessage.srcCid = id
+            request.blacklistMessage.toPids = clients
+        case .setRole(let clientID, let role):
+            request.op = .memberInfoUpdate
+            request.convMessage.info.pid = clientID
+            request.convMessage.info.role = role.rawValue
+        case .mute(let clients, let muted):
+            return try await conversations.setMuted(muted, by: clients, conversationID: id)
+        }
+        _ = try await conversations.change(request, from: Self.serverClientID, byServer: true)
+        return try await conversations.existingConversation(id)
+    }
+
+    /// A conversation of any kind, for the server's eyes.
+    public func conversation(_ id: String) async throws -> Conversation {
+        try await conversations.existingConversation(id)
+    }
+
+    public func deleteConversation(_ id: String) async throws {
+        try await conversations.delete(id)
+    }
+
+    /// Edits (`content`) or recalls (nil) `from`'s message sent at `timestamp`: hooks, the
+    /// stored message and `patch/modified` to the members, as when the sender does it.
+    public func changeMessage(_ id: String, in conversationID: String, from: String, sentAt timestamp: Int64, content: String?) async throws {
+        var item = PatchItem()
+        item.cid = conversationID
+        item.mid = id
+        item.timestamp = timestamp
+        if let content { item.data = content } else { item.recall = true }
+        _ = try await patches.apply(item, from: from, on: Self.serverConnection(), byServer: true)
+    }
+
+    /// Deletes `from`'s message sent at `timestamp` from the server; clients that have it keep it.
+    public func deleteMessage(_ id: String, in conversationID: String, from: String, sentAt timestamp: Int64) async throws {
+        guard let message = try await context.store.message(id: id), message.conversationID == conversationID,
+              message.from == from, message.timestamp == timestamp
+        else {
+            throw CommandError(.messageNotFound, detail: "no message \(id) from \(from) at \(timestamp) in \(conversationID)")
+        }
+        try await context.store.deleteMessage(id: id)
+        context.logger.info("message deleted", metadata: ["message": "\(id)", "conversation": "\(conversationID)"])
+    }
+}

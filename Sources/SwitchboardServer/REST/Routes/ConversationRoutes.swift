@@ -1,0 +1,110 @@
+import Hummingbird
+import SwitchboardCore
+import SwitchboardJSON
+
+/// Conversations, chat rooms and system conversations: create, list, update, delete, and
+/// their members.
+enum ConversationRoutes {
+    static let conversations = "/1.2/rtm/conversations"
+    static let chatrooms = "/1.2/rtm/chatrooms"
+    static let systemConversations = "/1.2/rtm/service-conversations"
+
+    /// Each list is a `_Conversation` query narrowed to its kind (LeanCloud keeps temporary
+    /// conversations apart; none of these lists them).
+    static let lists: [(path: String, kind: JSONValue?, summary: String)] = [
+        (conversations, ["tr": false, "sys": false], "Query one-to-one and group conversations"),
+        (chatrooms, ["tr": true], "Query chat rooms"),
+        (systemConversations, ["sys": true], "Query system conversations"),
+        ("/1.2/rtm/all-conversations", nil, "Query conversations of every kind"),
+    ]
+
+    static let listQuery: [RESTField] = [.string("where"), .string("order"), .integer("skip"), .integer("limit")]
+
+    static func routes(_ core: MessagingCore) -> [RESTRoute] {
+        var routes: [RESTRoute] = [
+            RESTRoute(
+                .post, conversations, "Create a conversation; any other field is a custom attribute",
+                body: [.string("name"), .strings("m"), .boolean("unique"), .string("c")], moreFields: true
+            ) { call in
+                let created = try await create(call, core: core, transient: false)
+                return try await object(created.id, core: core)
+            },
+            RESTRoute(.post, chatrooms, "Create a chat room; any other field is a custom attribute", body: [.string("name"), .string("c")], moreFields: true) { call in
+                RESTAnswer.created(try await create(call, core: core, transient: true))
+            },
+            RESTRoute(.post, systemConversations, "Create a system conversation; any other field is a custom attribute", body: [.string("name")], moreFields: true) { call in
+                var attributes = call.body
+                let name = attributes.removeValue(forKey: "name")?.stringValue
+                return RESTAnswer.created(try await core.createSystemConversation(name: name, attributes: attributes))
+            },
+            RESTRoute(.get, conversations + "/{conv_id}/members", "A conversation's members") { call in
+                RESTAnswer.clients(try await core.conversation(call.path("conv_id")).members)
+            },
+            RESTRoute(.post, conversations + "/{conv_id}/members", "Add members", body: [.strings("client_ids", required: true)]) { call in
+                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .addMembers(try call.strings("client_ids"))))
+            },
+            RESTRoute(.delete, conversations + "/{conv_id}/members", "Remove members", body: [.strings("client_ids", required: true)]) { call in
+                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .removeMembers(try call.strings("client_ids"))))
+            },
+            RESTRoute(.get, conversations + "/{conv_id}/mutes", "The members who muted a conversation") { call in
+                RESTAnswer.clients(try await core.conversation(call.path("conv_id")).mutedBy)
+            },
+            RESTRoute(.post, conversations + "/{conv_id}/mutes", "Mute a conversation for clients", body: [.strings("client_ids", required: true)]) { call in
+                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .mute(try call.strings("client_ids"), true)))
+            },
+            RESTRoute(.delete, conversations + "/{conv_id}/mutes", "Unmute a conversation for clients", body: [.strings("client_ids", required: true)]) { call in
+                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .mute(try call.strings("client_ids"), false)))
+            },
+            RESTRoute(.get, chatrooms + "/{conv_id}/members", "The members of a chat room online now") { call in
+                RESTAnswer.clients(try await core.conversation(call.path("conv_id")).members.filter(core.presence.isOnline))
+            },
+            RESTRoute(.get, chatrooms + "/{conv_id}/members/online-count", "How many members of a chat room are online") { call in
+                ["result": .int(Int64(try await core.conversation(call.path("conv_id")).members.filter(core.presence.isOnline).count))]
+            },
+        ]
+        for list in lists {
+            routes.append(RESTRoute(.get, list.path, list.summary, query: listQuery) { call in
+                let conditions = try call.query.whereDocument()
+                let matching = try await core.conversationObjects(
+                    where: list.kind.map { .object(["$and": .array([conditions, $0])]) } ?? conditions,
+                    order: call.query["order"], skip: Int(clamping: try call.query.number("skip") ?? 0),
+                    limit: Int(clamping: try call.query.number("limit") ?? 100)
+                )
+                return ["results": .array(matching)]
+            })
+        }
+        for prefix in [conversations, chatrooms, systemConversations] {
+            routes.append(RESTRoute(
+                .put, prefix + "/{conv_id}", "Change the name and attributes (`attr.x` keys, `{\"__op\": \"Delete\"}`)", body: [.string("name")], moreFields: true
+            ) { call in
+                guard call.body["m"] == nil else { throw RESTFailure(message: "members change through /members") }
+                return RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .update(call.body)))
+            })
+            routes.append(RESTRoute(.delete, prefix + "/{conv_id}", "Delete a conversation with its history") { call in
+                try await core.deleteConversation(call.path("conv_id"))
+                return [:]
+            })
+        }
+        return routes
+    }
+
+    /// A conversation or chat room from a create request's body: `name`, `m` (members), `c`
+    /// (creator), `unique`, and its custom attributes.
+    private static func create(_ call: RESTCall, core: MessagingCore, transient: Bool) async throws -> Conversation {
+        var attributes = call.body
+        for key in ["name", "m", "c", "unique"] { attributes.removeValue(forKey: key) }
+        let members = try call.body["m"] == nil ? [] : call.strings("m")
+        return try await core.createConversation(
+            creator: call.body["c"]?.stringValue, members: members, name: call.body["name"]?.stringValue,
+            attributes: attributes, unique: call.body["unique"]?.boolValue ?? false, transient: transient
+        )
+    }
+
+    /// A conversation as `_Conversation` has it.
+    static func object(_ id: String, core: MessagingCore) async throws -> JSONValue {
+        guard let found = try await core.conversationObjects(where: ["objectId": .string(id)], order: nil, skip: 0, limit: 1).first else {
+            throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
+        }
+        return found
+    }
+}

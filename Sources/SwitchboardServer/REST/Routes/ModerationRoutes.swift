@@ -1,0 +1,97 @@
+import Hummingbird
+import SwitchboardCore
+import SwitchboardJSON
+
+/// Roles (`member-infos`), permanently silenced members and blacklists of conversations and
+/// chat rooms (blacklists of system conversations too).
+enum ModerationRoutes {
+    static func routes(_ core: MessagingCore) -> [RESTRoute] {
+        let prefixes = [ConversationRoutes.conversations, ConversationRoutes.chatrooms]
+        return prefixes.flatMap { roles($0, core) + silenced($0, core) }
+            + (prefixes + [ConversationRoutes.systemConversations]).flatMap { blacklist($0, core) }
+    }
+
+    private static func roles(_ prefix: String, _ core: MessagingCore) -> [RESTRoute] {
+        let infos = prefix + "/{conv_id}/member-infos"
+        return [
+            RESTRoute(.get, infos, "Members with a role (owner, managers)", query: [.string("role"), .integer("skip"), .integer("limit")]) { call in
+                let role = call.query["role"]
+                let rows = MessagingCore.memberInfoObjects(of: try await core.conversation(call.path("conv_id")))
+                    .filter { role == nil || $0["role"]?.stringValue == role }
+                let skip = Int(clamping: try call.query.number("skip") ?? 0)
+                let limit = Int(clamping: try call.query.number("limit") ?? 100)
+                return ["results": .array(Array(rows.dropFirst(skip).prefix(limit)))]
+            },
+            RESTRoute(.post, infos, "Give a member a role", body: [.string("clientId", required: true), .string("role", required: true)]) { call in
+                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .setRole(try call.string("clientId"), try role(call))))
+            },
+            RESTRoute(.put, infos + "/{info_id}", "Change a member's role", body: [.string("clientId"), .string("role", required: true)]) { call in
+                let member = try await holder(call, core)
+                return RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .setRole(member, try role(call))))
+            },
+            RESTRoute(.delete, infos + "/{info_id}", "Take a member's role away") { call in
+                let member = try await holder(call, core)
+                _ = try await core.changeConversation(call.path("conv_id"), .setRole(member, .member))
+                return [:]
+            },
+        ]
+    }
+
+    private static func silenced(_ prefix: String, _ core: MessagingCore) -> [RESTRoute] {
+        let path = prefix + "/{conv_id}/permanent-silenceds"
+        return [
+            RESTRoute(.get, path, "Silenced members, a page at a time", query: [.integer("limit"), .string("next")]) { call in
+                try page(of: try await core.conversation(call.path("conv_id")).silenced, call)
+            },
+            RESTRoute(.post, path, "Silence members", body: [.strings("client_ids", required: true)]) { call in
+                _ = try await core.changeConversation(call.path("conv_id"), .silence(try call.strings("client_ids"), true))
+                return [:]
+            },
+            RESTRoute(.delete, path, "Let silenced members speak again", body: [.strings("client_ids", required: true)]) { call in
+                _ = try await core.changeConversation(call.path("conv_id"), .silence(try call.strings("client_ids"), false))
+                return [:]
+            },
+        ]
+    }
+
+    private static func blacklist(_ prefix: String, _ core: MessagingCore) -> [RESTRoute] {
+        let path = prefix + "/{conv_id}/blacklists"
+        return [
+            RESTRoute(.get, path, "Blocked clients, a page at a time", query: [.integer("limit"), .string("next")]) { call in
+                try page(of: try await core.conversation(call.path("conv_id")).blocked, call)
+            },
+            RESTRoute(.post, path, "Block clients: members among them leave", body: [.strings("client_ids", required: true)]) { call in
+                _ = try await core.changeConversation(call.path("conv_id"), .block(try call.strings("client_ids"), true))
+                return [:]
+            },
+            RESTRoute(.delete, path, "Unblock clients", body: [.strings("client_ids", required: true)]) { call in
+                _ = try await core.changeConversation(call.path("conv_id"), .block(try call.strings("client_ids"), false))
+                return [:]
+            },
+        ]
+    }
+
+    private static func role(_ call: RESTCall) throws -> MemberRole {
+        guard let role = MemberRole(rawValue: try call.string("role")), role != .owner else {
+            throw RESTFailure(message: "role is Manager or Member: the creator owns a conversation")
+        }
+        return role
+    }
+
+    /// The member a `member-infos/{info_id}` row is of.
+    private static func holder(_ call: RESTCall, _ core: MessagingCore) async throws -> String {
+        let conversation = try await core.conversation(call.path("conv_id"))
+        let id = call.path("info_id")
+        guard let member = conversation.members.first(where: { Identifiers.memberInfoID(conversationID: conversation.id, clientID: $0) == id }) else {
+            throw CommandError(.conversationMembershipRequired, detail: "no member info \(id) in \(conversation.id)")
+        }
+        return member
+    }
+
+    private static func page(of list: [String], _ call: RESTCall) throws -> JSONValue {
+        let (page, next) = try ListPage.of(list, limit: try call.query.number("limit").map { Int(clamping: $0) }, next: call.query["next"])
+        var answer: [String: JSONValue] = ["client_ids": .array(page.map(JSONValue.string))]
+        if let next { answer["next"] = .string(next) }
+        return .object(answer)
+    }
+}
