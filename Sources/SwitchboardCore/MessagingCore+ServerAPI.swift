@@ -6,15 +6,18 @@ import SwitchboardWire
 /// as anyone, run system conversations, read any history, kick clients.
 extension MessagingCore {
     /// A message to a conversation from `from`, who need not be a member; the same path as a
-    /// client's send otherwise (hooks, storage, delivery, pushes). Returns the message's id
-    /// and server timestamp.
-    public func sendAsServer(_ direct: DirectCommand, from: String, priority: MessagePriority?) async throws -> (id: String, timestamp: Int64) {
+    /// client's send otherwise (hooks, storage, delivery, pushes). `toSender`: `from`'s
+    /// online devices get a copy, as LeanCloud does unless `no_sync`. Returns the message's
+    /// id and server timestamp.
+    public func sendAsServer(
+        _ direct: DirectCommand, from: String, priority: MessagePriority?, toSender: Bool = true
+    ) async throws -> (id: String, timestamp: Int64) {
         var request = GenericCommand()
         request.cmd = .direct
         request.directMessage = direct
         if let priority { request.priority = priority.rawValue }
         let collected = CollectingOutbox()
-        _ = try await messages.send(request, from: from, on: Self.serverConnection(collected), byServer: true)
+        _ = try await messages.send(request, from: from, on: Self.serverConnection(collected), byServer: true, toSender: toSender)
         guard let ack = collected.first?.ackMessage else {
             throw CommandError(.internalError, detail: "the send gave no ack")
         }
@@ -69,6 +72,16 @@ extension MessagingCore {
     /// How many messages `clientID` has not read, in one conversation or in all of its.
     public func unreadCount(of clientID: String, conversationID: String?) async throws -> Int {
         try await context.store.unreadSummaries(for: clientID, since: 0, conversationID: conversationID).reduce(0) { $0 + $1.count }
+    }
+
+    /// How many clients are online now, and how many were online at some time today (UTC):
+    /// LeanCloud's `/1.2/rtm/stats`. Reads every client seen today: meant for a dashboard
+    /// now and then, not for polling.
+    public func clientCounts() async throws -> (online: Int, today: Int) {
+        let online = Set(presence.onlineDevices.keys.map(\.clientID))
+        let now = ServerClock.wallMilliseconds()
+        let midnight = now - now % 86_400_000
+        return (online.count, online.union(try await context.store.clientsSeen(since: midnight)).count)
     }
 
     /// Ends every session of a client: each of its devices gets `session/closed` with 4115

@@ -16,6 +16,8 @@ extension MessagingCore {
         /// Name and attributes, as `conv/update` takes them (`attr.x`, `{"__op": "Delete"}`).
         case update([String: JSONValue])
         case silence([String], Bool)
+        /// Silences a member for some seconds; nil lifts it.
+        case silenceFor(String, seconds: Int64?)
         case block([String], Bool)
         case setRole(String, MemberRole)
         case mute([String], Bool)
@@ -69,6 +71,8 @@ extension MessagingCore {
             request.convMessage.info.role = role.rawValue
         case .mute(let clients, let muted):
             return try await conversations.setMuted(muted, by: clients, conversationID: id)
+        case .silenceFor(let clientID, let seconds):
+            return try await conversations.silence(clientID, for: seconds, conversationID: id, by: Self.serverClientID)
         }
         _ = try await conversations.change(request, from: Self.serverClientID, byServer: true)
         return try await conversations.existingConversation(id)

@@ -16,7 +16,7 @@ public final class MessagingCore: Sendable {
     private let history: HistoryCommands
     let patches: PatchCommands
     private let receipts: ReceiptCommands
-    private let delivery: Delivery
+    let delivery: Delivery
     let clientHooks: ClientHooks
     private let wills = WillMessages()
 

@@ -127,8 +127,16 @@ enum Migrations {
                 CREATE INDEX notice_by_time ON notice(created_at);
                 """)
         }
-        migrator.registerMigration("v10: history by sender") { db in
-            try db.execute(sql: "CREATE INDEX message_by_sender_time ON message(sender, timestamp)")
+        migrator.registerMigration("v10: members silenced for a while") { db in
+            try db.execute(sql: "ALTER TABLE conversation ADD COLUMN silenced_until TEXT NOT NULL DEFAULT '{}'")
+        }
+        migrator.registerMigration("v11: app-wide broadcasts") { db in
+            try db.execute(sql: """
+                CREATE TABLE broadcast (
+                    message_id TEXT PRIMARY KEY REFERENCES message(id) ON DELETE CASCADE,
+                    valid_till INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
         }
         return migrator
     }

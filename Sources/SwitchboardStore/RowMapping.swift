@@ -17,6 +17,7 @@ enum RowMapping {
             mutedBy: stringArray(row["muted_by"]),
             managers: stringArray(row["managers"]),
             silenced: stringArray(row["silenced"]),
+            silencedUntil: ((try? JSONValue(parsing: row["silenced_until"]))?.objectValue ?? [:]).compactMapValues(\.int64Value),
             blocked: stringArray(row["blocked"]),
             createdAt: row["created_at"],
             updatedAt: row["updated_at"],
@@ -57,6 +58,10 @@ enum RowMapping {
 
     static func json(_ strings: [String]) -> String {
         JSONValue.array(strings.map(JSONValue.string)).jsonString
+    }
+
+    static func json(_ times: [String: Int64]) -> String {
+        JSONValue.object(times.mapValues(JSONValue.int)).jsonString
     }
 
     /// A string as JSON: `mention_pids` holds a JSON array, so the quoted id matches whole

@@ -14,7 +14,7 @@ import Testing
         // Anything it sends after a notice shows it was connected then.
         _ = try await bob.request(.query(where: "{}"))
         bob.close()
-        try await waitUntilOffline("bob", asking: alice)
+        try await alice.waitUntilOffline("bob")
 
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await alice.request(.update(cid: cid, attributes: #"{"name":"lunch"}"#))
@@ -42,7 +42,7 @@ import Testing
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await bob.next { $0.cmd == .conv && $0.op == .joined }
         bob.close()
-        try await waitUntilOffline("bob", asking: alice)
+        try await alice.waitUntilOffline("bob")
 
         let again = try await server.connect()
         _ = try await again.request(.open("bob", appID: server.config.appID))
@@ -62,7 +62,7 @@ import Testing
         open.sessionMessage.deviceID = "browser-1"
         let token = try await first.request(open).sessionMessage.st
         first.close()
-        try await waitUntilOffline("bob", asking: alice)
+        try await alice.waitUntilOffline("bob")
 
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await alice.sendText("while you were away", cid: cid)
@@ -96,17 +96,5 @@ import Testing
         _ = try await carol.request(.open("carol", appID: server.config.appID))
         #expect(try await carol.collect(for: .milliseconds(300)) { $0.cmd == .conv }.isEmpty)
         try await server.stop()
-    }
-
-    private func waitUntilOffline(_ clientID: String, asking client: TestClient) async throws {
-        for _ in 0..<100 {
-            var query = GenericCommand()
-            query.cmd = .session
-            query.op = .query
-            query.sessionMessage.sessionPeerIds = [clientID]
-            if try await client.request(query).sessionMessage.onlineSessionPeerIds.isEmpty { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TestClient.Timeout(description: "\(clientID) still online")
     }
 }

@@ -28,6 +28,13 @@ import Testing
         #expect(notice.recipients == ["carol"])
         let carol = try await server.login("carol")
         #expect(try await carol.nextMessage().id == id)
+        // The sender's own online devices get it too, unless no_sync.
+        #expect(try await alice.nextMessage().id == id)
+        let (_, unsynced) = try await server.rest("POST", "/1.2/rtm/conversations/\(cid)/messages", body: [
+            "from_client": "alice", "message": "quietly", "no_sync": true,
+        ])
+        #expect(try await bob.nextMessage().id == unsynced["msg-id"] as? String)
+        #expect(try await alice.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
 
         // As on LeanCloud, the REST API may send as anyone, member or not.
         #expect(try await server.rest("POST", "/1.2/rtm/conversations/\(cid)/messages", body: ["from_client": "system", "message": "hi"]).0 == 200)
@@ -127,6 +134,12 @@ import Testing
         let (status, unread) = try await server.rest("GET", "/1.2/rtm/clients/bob/unread-count", key: server.config.appKey)
         #expect(status == 200 && unread["count"] as? Int == 2)
         #expect(try await server.rest("GET", "/1.2/rtm/clients/bob/unread-count?conv_id=other").1["count"] as? Int == 0)
+        // Alice is online; Bob was, earlier today.
+        let bob = try await server.login("bob")
+        bob.close()
+        try await alice.waitUntilOffline("bob")
+        let stats = try await server.rest("GET", "/1.2/rtm/stats").1["result"] as? [String: Any]
+        #expect(stats?["online_user_count"] as? Int == 1 && stats?["user_count_today"] as? Int == 2)
         try await server.stop()
     }
 

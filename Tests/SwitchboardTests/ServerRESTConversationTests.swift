@@ -91,6 +91,14 @@ import Testing
         #expect(try await server.rest("GET", base + "/permanent-silenceds").1["client_ids"] as? [String] == ["carol"])
         #expect(try await server.rest("DELETE", base + "/permanent-silenceds", body: ["client_ids": ["carol"]]).0 == 200)
         #expect(try await carol.request(.text("hi", cid: cid)).ackMessage.code == 0)
+        #expect(try await server.rest("POST", base + "/temporary-silenceds", body: ["client_id": "carol", "ttl": 60]).0 == 200)
+        #expect(try await carol.request(.text("hi", cid: cid)).ackMessage.code == 4563)
+        #expect(try await server.rest("POST", base + "/temporary-silenceds", body: ["client_id": "carol", "ttl": 100_000]).0 == 400)
+        #expect(try await server.rest("DELETE", base + "/temporary-silenceds?client_id=carol").0 == 200)
+        #expect(try await carol.request(.text("hi", cid: cid)).ackMessage.code == 0)
+        #expect(try await server.rest("POST", base + "/temporary-silenceds", body: ["client_id": "carol", "ttl": 1]).0 == 200)
+        try await Task.sleep(for: .milliseconds(1100))
+        #expect(try await carol.request(.text("hi", cid: cid)).ackMessage.code == 0)
 
         // The server outranks the owner: it may block even her.
         #expect(try await server.rest("POST", base + "/blacklists", body: ["client_ids": ["carol", "alice"]]).0 == 200)

@@ -25,6 +25,9 @@ public struct Conversation: Sendable, Equatable {
     public var managers: [String]
     /// Members who may not send (`add_shutup`).
     public var silenced: [String]
+    /// Members who may not send until a time (milliseconds; the REST API's temporary
+    /// silencing). Times past mean nothing.
+    public var silencedUntil: [String: Int64]
     /// Clients who may not join or be added (the conversation's blacklist).
     public var blocked: [String]
     public var createdAt: Int64
@@ -36,7 +39,7 @@ public struct Conversation: Sendable, Equatable {
     public init(
         id: String, kind: Kind, name: String?, creator: String, members: [String],
         attributes: [String: JSONValue], uniqueKey: String?, mutedBy: [String] = [],
-        managers: [String] = [], silenced: [String] = [], blocked: [String] = [], createdAt: Int64, updatedAt: Int64, lastMessageAt: Int64? = nil, expiresAt: Int64? = nil
+        managers: [String] = [], silenced: [String] = [], silencedUntil: [String: Int64] = [:], blocked: [String] = [], createdAt: Int64, updatedAt: Int64, lastMessageAt: Int64? = nil, expiresAt: Int64? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -48,6 +51,7 @@ public struct Conversation: Sendable, Equatable {
         self.mutedBy = mutedBy
         self.managers = managers
         self.silenced = silenced
+        self.silencedUntil = silencedUntil
         self.blocked = blocked
         self.createdAt = createdAt
         self.updatedAt = updatedAt
@@ -57,6 +61,11 @@ public struct Conversation: Sendable, Equatable {
 
     public var isTransient: Bool { kind == .transient }
     public var isTemporary: Bool { kind == .temporary }
+
+    /// Whether `clientID` may not send now, for good or for a while.
+    public func isSilenced(_ clientID: String, at now: Int64) -> Bool {
+        silenced.contains(clientID) || silencedUntil[clientID].map { $0 > now } == true
+    }
 
     public func isExpired(at now: Int64) -> Bool {
         guard let expiresAt else { return false }

@@ -48,8 +48,18 @@ public protocol MessageStore: Sendable {
     /// client's first named device takes over what was queued before the client ever logged in.
     @discardableResult
     func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws -> Int64?
+    /// Keeps a stored message as an app-wide broadcast, for the devices that log in before
+    /// `validTill`.
+    func keepBroadcast(messageID: String, validTill: Int64) async throws
+    /// Broadcasts (of one conversation, or all) sent after `sentAfter` and still valid at
+    /// `now`, oldest first.
+    func broadcasts(in conversationID: String?, sentAfter: Int64, validAt now: Int64, skip: Int, limit: Int) async throws -> [Message]
+    /// Stops a broadcast reaching devices that have not had it; false if there was none.
+    func deleteBroadcast(messageID: String) async throws -> Bool
+    /// The clients with a device that logged in or out at `time` or later.
+    func clientsSeen(since time: Int64) async throws -> [String]
     /// Forgets devices not seen since `time`, with what was queued for them, and the notices
-    /// kept since before then; returns how many devices.
+    /// and broadcasts that ended before then; returns how many devices.
     func forgetDevices(unseenSince time: Int64) async throws -> Int
     /// Keeps a notice (a serialized command) for each of `clientIDs`, for their devices that
     /// are offline now.

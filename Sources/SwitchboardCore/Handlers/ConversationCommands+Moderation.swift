@@ -139,7 +139,7 @@ extension ConversationCommands {
 
     /// The targets hear `own`, every member (targets too) `others` naming them; in chat
     /// rooms, which are large, only the targets hear.
-    private func announce(_ targets: [String], of conversation: Conversation, by clientID: String, own: OpType, others: OpType) async {
+    func announce(_ targets: [String], of conversation: Conversation, by clientID: String, own: OpType, others: OpType) async {
         var notice = Replies.notification(.conv, op: own, to: clientID)
         notice.convMessage.cid = conversation.id
         notice.convMessage.initBy = clientID

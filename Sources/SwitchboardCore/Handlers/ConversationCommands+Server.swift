@@ -1,7 +1,7 @@
 import SwitchboardWire
 
 /// What only the app's server does to conversations (REST API): mute one for other clients,
-/// delete one.
+/// silence a member for a while, delete one.
 extension ConversationCommands {
     /// The REST API's `mutes`: each client mutes or unmutes the conversation as with its own
     /// `conv/mute` (and `_conversationUpdate` decides for each). Returns the saved conversation.
@@ -13,6 +13,25 @@ extension ConversationCommands {
         return try await locks.withLock(conversationID) {
             var conversation = try await existingConversation(conversationID)
             try await mute(muted, by: clients, in: &conversation)
+            return conversation
+        }
+    }
+
+    /// Silences `clientID` for `seconds` (or, with nil, lifts that), in `requester`'s name;
+    /// members hear it as they hear `add_shutup` and `remove_shutup`.
+    func silence(_ clientID: String, for seconds: Int64?, conversationID: String, by requester: String) async throws -> Conversation {
+        try requireValidIDs([clientID])
+        return try await locks.withLock(conversationID) {
+            var conversation = try await existingConversation(conversationID)
+            let now = ServerClock.wallMilliseconds()
+            conversation.silencedUntil = conversation.silencedUntil.filter { $0.value > now }
+            conversation.silencedUntil[clientID] = seconds.map { now + $0 * 1000 }
+            conversation.updatedAt = now
+            try await context.store.saveConversation(conversation)
+            await announce(
+                [clientID], of: conversation, by: requester,
+                own: seconds == nil ? .unshutuped : .shutuped, others: seconds == nil ? .membersUnshutuped : .membersShutuped
+            )
             return conversation
         }
     }

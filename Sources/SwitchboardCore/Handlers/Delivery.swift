@@ -7,17 +7,18 @@ struct Delivery: Sendable {
     /// Chat-room messages left out for connections that were behind.
     let shed: Counter
 
-    /// Sends `message` to every online session of `recipients`, and to the sender's other
-    /// sessions so that a message sent from one device shows on the others; recipients'
+    /// Sends `message` to every online session of `recipients`, and (unless not
+    /// `toSender`) to the sender's other sessions so that a message sent from one device
+    /// shows on the others; recipients'
     /// sessions whose catch-up from the store covers the message are skipped. In chat rooms connections
     /// that are behind get only what `priority` admits.
     func deliver(
         _ message: Message, to recipients: [String], conversation: Conversation, except origin: UInt64?, transient: Bool,
-        priority: MessagePriority = .normal
+        priority: MessagePriority = .normal, toSender: Bool = true
     ) {
         let command = Self.directCommand(for: message, conversation: conversation, offline: false, transient: transient)
         var targets = Set(recipients)
-        targets.insert(message.from)
+        if toSender { targets.insert(message.from) }
         for clientID in targets {
             // The sending session itself already has the message; other clients sharing its
             // connection do not.
@@ -37,6 +38,25 @@ struct Delivery: Sendable {
             }
         }
     }
+
+    /// Sends a device logging in the app-wide broadcasts sent since it was last seen (all
+    /// that are still valid, for a new device).
+    func sendBroadcasts(to clientID: String, on connection: Connection, sentAfter: Int64) async throws {
+        let broadcasts = try await context.store.broadcasts(
+            in: nil, sentAfter: sentAfter, validAt: ServerClock.wallMilliseconds(), skip: 0, limit: Self.maxBroadcastsPerLogin
+        )
+        guard !broadcasts.isEmpty else { return }
+        let conversations = try await context.store.conversations(ids: Array(Set(broadcasts.map(\.conversationID))))
+        for message in broadcasts {
+            guard let conversation = conversations.first(where: { $0.id == message.conversationID }) else { continue }
+            var command = Self.directCommand(for: message, conversation: conversation, offline: true, transient: false)
+            command.peerID = clientID
+            connection.outbox.send(command)
+        }
+    }
+
+    /// LeanCloud allows 30 broadcasts a day; a month of them is plenty for one login.
+    static let maxBroadcastsPerLogin = 1000
 
     /// Sends `connections` of `device` one batch of what it has not acknowledged, stored
     /// within `seqs` and last delivered before `cutoff`: its catch-up at login, the overdue at

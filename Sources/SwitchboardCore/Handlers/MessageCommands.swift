@@ -15,8 +15,11 @@ struct MessageCommands: Sendable {
     /// and the push decision for offline members to the background queue.
     ///
     /// `byServer`: sent by the app's server through the REST API, which may send as anyone,
-    /// member or not, silenced or not (as LeanCloud's does).
-    func send(_ request: GenericCommand, from clientID: String, on connection: Connection, byServer: Bool = false) async throws -> GenericCommand? {
+    /// member or not, silenced or not (as LeanCloud's does). `toSender`: the sender's other
+    /// online devices get it too (the REST API's `no_sync` turns that off).
+    func send(
+        _ request: GenericCommand, from clientID: String, on connection: Connection, byServer: Bool = false, toSender: Bool = true
+    ) async throws -> GenericCommand? {
         let direct = request.directMessage
         guard direct.hasCid, let conversation = try await context.store.conversation(id: direct.cid),
               !conversation.isExpired(at: ServerClock.wallMilliseconds())
@@ -30,7 +33,7 @@ struct MessageCommands: Sendable {
         guard byServer || conversation.members.contains(clientID) else {
             throw CommandError(.invalidMessagingTarget, detail: "\(clientID) is not a member of \(conversation.id)")
         }
-        guard byServer || !conversation.silenced.contains(clientID) else {
+        guard byServer || !conversation.isSilenced(clientID, at: ServerClock.wallMilliseconds()) else {
             throw CommandError(.silenced, detail: "\(clientID) is silenced in \(conversation.id)")
         }
         let content: MessageContent = direct.hasBinaryMsg ? .binary(Array(direct.binaryMsg)) : .text(direct.msg)
@@ -74,7 +77,7 @@ struct MessageCommands: Sendable {
         }
         delivery.deliver(
             message, to: decided.recipients, conversation: conversation, except: connection.id, transient: transient,
-            priority: MessagePriority(wire: request.priority)
+            priority: MessagePriority(wire: request.priority), toSender: toSender
         )
 
         let online = decided.recipients.filter(context.presence.isOnline)

@@ -95,6 +95,7 @@ struct SessionCommands: Sendable {
             try await context.store.trimQueue(of: device, keepingPerConversation: keep)
         }
         try await catchUp(device, on: connection, upTo: catchUpTo)
+        try await delivery.sendBroadcasts(to: clientID, on: connection, sentAfter: lastSeen ?? 0)
         let unread = try await context.store.unreadSummaries(for: clientID, since: open.lastUnreadNotifTime, conversationID: nil)
         if !unread.isEmpty {
             connection.outbox.send(UnreadNotices.notice(unread, to: clientID))

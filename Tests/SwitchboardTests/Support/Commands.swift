@@ -150,6 +150,16 @@ extension TestClient {
         try await request(.onlineStatus([clientID])).sessionMessage.onlineSessionPeerIds.contains(clientID)
     }
 
+    /// Waits until the server no longer has a session of `clientID` (a closed socket ends
+    /// its sessions a moment later).
+    func waitUntilOffline(_ clientID: String) async throws {
+        for _ in 0..<100 {
+            if try await !isOnline(clientID) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestClient.Timeout(description: "\(clientID) still online")
+    }
+
     /// The next message delivered to this connection.
     func nextMessage(timeout: Duration = .seconds(5)) async throws -> DirectCommand {
         try await next(timeout: timeout, "direct message") { $0.cmd == .direct }.directMessage

@@ -30,7 +30,8 @@ enum MessageRoutes {
             routes += [
                 RESTRoute(.post, messages, "Send a message as any client, member or not", body: sendFields) { call in
                     let (direct, priority) = try message(call, conversationID: call.path("conv_id"))
-                    return RESTAnswer.sent(try await core.sendAsServer(direct, from: try call.string("from_client"), priority: priority))
+                    let toSender = call.body["no_sync"]?.boolValue != true
+                    return RESTAnswer.sent(try await core.sendAsServer(direct, from: try call.string("from_client"), priority: priority, toSender: toSender))
                 },
                 RESTRoute(.get, messages, "A conversation's messages, newest first", query: historyQuery) { call in
                     try await history(.conversation(call.path("conv_id")), call, core)

@@ -2,8 +2,8 @@ import Hummingbird
 import SwitchboardCore
 import SwitchboardJSON
 
-/// Roles (`member-infos`), permanently silenced members and blacklists of conversations and
-/// chat rooms (blacklists of system conversations too).
+/// Roles (`member-infos`), silenced members (for good or for a while) and blacklists of
+/// conversations and chat rooms (blacklists of system conversations too).
 enum ModerationRoutes {
     static func routes(_ core: MessagingCore) -> [RESTRoute] {
         let prefixes = [ConversationRoutes.conversations, ConversationRoutes.chatrooms]
@@ -37,9 +37,26 @@ enum ModerationRoutes {
         ]
     }
 
+    /// LeanCloud silences for at most a day at a time.
+    static let maxSilenceSeconds: Int64 = 86_400
+
     private static func silenced(_ prefix: String, _ core: MessagingCore) -> [RESTRoute] {
         let path = prefix + "/{conv_id}/permanent-silenceds"
+        let temporary = prefix + "/{conv_id}/temporary-silenceds"
         return [
+            RESTRoute(.post, temporary, "Silence a member for ttl seconds (at most a day)", body: [
+                .string("client_id", required: true), .integer("ttl", required: true),
+            ]) { call in
+                let seconds = try call.number("ttl")
+                guard (1...maxSilenceSeconds).contains(seconds) else { throw RESTFailure(message: "ttl is 1 to \(maxSilenceSeconds) seconds") }
+                _ = try await core.changeConversation(call.path("conv_id"), .silenceFor(try call.string("client_id"), seconds: seconds))
+                return [:]
+            },
+            RESTRoute(.delete, temporary, "Let a member silenced for a while speak again", query: [.string("client_id", required: true)]) { call in
+                guard let clientID = call.query["client_id"], !clientID.isEmpty else { throw RESTFailure(message: "client_id is required") }
+                _ = try await core.changeConversation(call.path("conv_id"), .silenceFor(clientID, seconds: nil))
+                return [:]
+            },
             RESTRoute(.get, path, "Silenced members, a page at a time", query: [.integer("limit"), .string("next")]) { call in
                 try page(of: try await core.conversation(call.path("conv_id")).silenced, call)
             },

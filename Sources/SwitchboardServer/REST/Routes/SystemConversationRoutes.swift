@@ -2,8 +2,12 @@ import Hummingbird
 import SwitchboardCore
 import SwitchboardJSON
 
-/// System conversations (LeanCloud's service conversations): subscribers and broadcasts to them.
+/// System conversations (LeanCloud's service conversations): subscribers, broadcasts to
+/// them, and app-wide broadcasts to every client.
 enum SystemConversationRoutes {
+    /// An app-wide broadcast waits for devices at most this long, as on LeanCloud.
+    static let maxBroadcastValidity: Int64 = 30 * 86_400_000
+
     static func routes(_ core: MessagingCore) -> [RESTRoute] {
         let subscribers = ConversationRoutes.systemConversations + "/{conv_id}/subscribers"
         return [
@@ -24,6 +28,37 @@ enum SystemConversationRoutes {
             ) { call in
                 let (direct, _) = try MessageRoutes.message(call, conversationID: call.path("conv_id"))
                 return RESTAnswer.sent(try await core.sendAsServer(direct, from: try call.string("from_client"), priority: nil))
+            },
+            RESTRoute(
+                .post, "/1.2/rtm/broadcasts", "Send a system conversation's message to every client, online now or logging in before valid_till",
+                body: [
+                    .string("from_client", required: true), .string("conv_id", required: true), .string("message", required: true),
+                    .integer("valid_till"), .boolean("transient"),
+                ]
+            ) { call in
+                let now = ServerClock.wallMilliseconds()
+                let validTill = call.body["valid_till"] == nil ? now + maxBroadcastValidity : try call.number("valid_till")
+                guard validTill > now, validTill <= now + maxBroadcastValidity else {
+                    throw RESTFailure(message: "valid_till is a time (milliseconds) within the next 30 days")
+                }
+                let sent = try await core.broadcast(
+                    try call.string("message"), from: try call.string("from_client"), systemConversation: try call.string("conv_id"),
+                    validTill: validTill, transient: call.body["transient"]?.boolValue == true
+                )
+                return RESTAnswer.sent((sent.id, sent.timestamp))
+            },
+            RESTRoute(.get, "/1.2/rtm/broadcasts", "A system conversation's broadcasts still valid, oldest first", query: [
+                .string("conv_id", required: true), .integer("skip"), .integer("limit"),
+            ]) { call in
+                guard let id = call.query["conv_id"], !id.isEmpty else { throw RESTFailure(message: "conv_id is required") }
+                let found = try await core.broadcasts(
+                    of: id, skip: Int(clamping: try call.query.number("skip") ?? 0), limit: Int(clamping: try call.query.number("limit") ?? 100)
+                )
+                return .array(found.map { RESTMessage.json($0, isRoom: false) })
+            },
+            RESTRoute(.delete, "/1.2/rtm/broadcasts/{message_id}", "Stop a broadcast reaching the devices that have not had it") { call in
+                try await core.deleteBroadcast(call.path("message_id"))
+                return [:]
             },
         ]
     }
