@@ -1,3 +1,5 @@
+import SwitchboardJSON
+
 /// LeanCloud's app-wide broadcasts (`/1.2/rtm/broadcasts`): a message of a system
 /// conversation to every client of the app, whether or not it subscribes.
 extension MessagingCore {
@@ -5,7 +7,12 @@ extension MessagingCore {
     /// and, unless `transient`, to each device that logs in before `validTill` and has not
     /// had it. It is kept in the conversation's history. No hook runs: there is no list of
     /// recipients for `_messageReceived` to change, and no one is offline to push to.
-    public func broadcast(_ content: String, from: String, systemConversation id: String, validTill: Int64, transient: Bool) async throws -> Message {
+    ///
+    /// `push` (an object, or the text of an alert): every client with a registered device
+    /// gets it too, a page of clients per push.
+    public func broadcast(
+        _ content: String, from: String, systemConversation id: String, validTill: Int64, transient: Bool, push: JSONValue?
+    ) async throws -> Message {
         guard let conversation = try await context.store.conversation(id: id), conversation.kind == .system else {
             throw CommandError(.conversationNotFound, detail: "no system conversation \(id)")
         }
@@ -23,7 +30,35 @@ extension MessagingCore {
         let online = Set(presence.onlineDevices.keys.map(\.clientID))
         delivery.deliver(message, to: Array(online), conversation: conversation, except: nil, transient: transient)
         context.logger.info("broadcast sent", metadata: ["message": "\(message.id)", "conversation": "\(id)", "online": "\(online.count)"])
+        if let push {
+            let payload = push.objectValue != nil ? push : ["alert": push]
+            await messages.background.submit { [context, messages, message] in
+                await Self.pushToEveryDevice(message, payload: payload, context: context, gateway: messages.push)
+            }
+        }
         return message
+    }
+
+    /// Clients per push of a broadcast.
+    static let broadcastPushPage = 1000
+
+    private static func pushToEveryDevice(_ message: Message, payload: JSONValue, context: CoreContext, gateway: any PushGateway) async {
+        let (payload, profile, team) = PushPayload.splitHints(payload)
+        var after = ""
+        do {
+            while true {
+                let clients = try await context.store.clientsWithDevices(after: after, limit: broadcastPushPage)
+                guard let last = clients.last else { return }
+                await gateway.push(PushNotice(
+                    conversationID: message.conversationID, messageID: message.id, from: message.from, timestamp: message.timestamp,
+                    recipients: clients, devices: try await context.store.deviceTokens(of: clients), payload: payload,
+                    profile: profile, apnsTeamID: team
+                ))
+                after = last
+            }
+        } catch {
+            context.logger.error("broadcast push stopped", metadata: ["message": "\(message.id)", "after": "\(after)", "error": "\(error)"])
+        }
     }
 
     /// The broadcasts of a system conversation still valid, oldest first.

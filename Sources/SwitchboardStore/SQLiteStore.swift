@@ -479,6 +479,12 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
+    public func clientsWithDevices(after clientID: String, limit: Int) async throws -> [String] {
+        try await read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT client_id FROM device WHERE client_id > ? ORDER BY client_id LIMIT ?", arguments: [clientID, limit])
+        }
+    }
+
     private static func advance(clientID: String, in conversationID: String, acknowledged: Int64, read: Int64, _ db: Database) throws {
         try db.executeCached(
             sql: """

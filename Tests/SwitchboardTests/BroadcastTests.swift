@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardJSON
 import SwitchboardWire
 import Testing
 
@@ -39,6 +40,25 @@ import Testing
         #expect(try await server.rest("DELETE", "/1.2/rtm/broadcasts/\(id)").0 == 404)
         // It stays in the conversation's history.
         #expect(try await server.restArray("/1.2/rtm/conversations/\(cid)/messages").2.map { $0["msg-id"] as? String } == [id])
+        try await server.stop()
+    }
+
+    @Test func aBroadcastWithAPushReachesEveryRegisteredDevice() async throws {
+        let push = RecordingPushGateway()
+        let server = try await TestServer.start(push: push)
+        let cid = try #require(try await server.rest("POST", "/1.2/rtm/service-conversations", body: ["name": "news"]).1["objectId"] as? String)
+        for (client, token) in [("bob", "bobs-phone"), ("carol", "carols-phone")] {
+            let connection = try await server.connect()
+            var open = GenericCommand.open(client, appID: server.config.appID)
+            open.sessionMessage.deviceToken = token
+            #expect(try await connection.request(open).op == .opened)
+        }
+        #expect(try await server.rest("POST", "/1.2/rtm/broadcasts", body: [
+            "from_client": "newsroom", "conv_id": cid, "message": "x", "push": ["alert": "news!", "_profile": "dev"],
+        ]).0 == 200)
+        let notice = try await push.next()
+        #expect(notice.recipients == ["bob", "carol"] && notice.devices == ["bob": ["bobs-phone"], "carol": ["carols-phone"]])
+        #expect(notice.payload == ["alert": "news!"] && notice.profile == "dev" && notice.conversationID == cid)
         try await server.stop()
     }
 

@@ -115,6 +115,11 @@ import Testing
         #expect(try await names("/1.2/rtm/all-conversations") == ["group", "news", "room"])
         let filtered = "/1.2/rtm/all-conversations?where=" + #"{"name":{"$in":["room","news"]}}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         #expect(try await names(filtered + "&order=name&limit=1") == ["news"])
+        let bobs = "/1.2/rtm/all-conversations?where=" + #"{"m":"bob"}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        #expect(try await names(bobs) == ["group"])
+        let (found, one) = try await server.rest("GET", "/1.2/rtm/conversations/\(group)")
+        #expect(found == 200 && one["name"] as? String == "group" && one["objectId"] as? String == group)
+        #expect(try await server.rest("GET", "/1.2/rtm/chatrooms/nope").0 == 404)
         #expect(try await server.rest("GET", "/1.2/rtm/conversations?where=%7Bnot").0 == 400)
 
         let (_, members) = try await server.rest("GET", "/1.2/rtm/conversations/\(group)/members")

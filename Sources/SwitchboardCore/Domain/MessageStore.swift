@@ -77,6 +77,8 @@ public protocol MessageStore: Sendable {
     func registerDevice(clientID: String, token: String, deviceID: String?) async throws
     /// The device tokens registered by each of `clientIDs` (those with none are left out).
     func deviceTokens(of clientIDs: [String]) async throws -> [String: [String]]
+    /// Up to `limit` clients with a registered device, in order of id, after `clientID`.
+    func clientsWithDevices(after clientID: String, limit: Int) async throws -> [String]
     /// How far each member has received and read a conversation.
     func receiptPositions(conversationID: String) async throws -> [ReceiptPosition]
     /// The newest message of each conversation, for query results that show it.

@@ -74,6 +74,9 @@ enum ConversationRoutes {
             })
         }
         for prefix in [conversations, chatrooms, systemConversations] {
+            routes.append(RESTRoute(.get, prefix + "/{conv_id}", "One conversation, as `_Conversation` has it") { call in
+                try await object(call.path("conv_id"), core: core)
+            })
             routes.append(RESTRoute(
                 .put, prefix + "/{conv_id}", "Change the name and attributes (`attr.x` keys, `{\"__op\": \"Delete\"}`)", body: [.string("name")], moreFields: true
             ) { call in

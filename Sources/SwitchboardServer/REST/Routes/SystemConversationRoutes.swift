@@ -33,7 +33,7 @@ enum SystemConversationRoutes {
                 .post, "/1.2/rtm/broadcasts", "Send a system conversation's message to every client, online now or logging in before valid_till",
                 body: [
                     .string("from_client", required: true), .string("conv_id", required: true), .string("message", required: true),
-                    .integer("valid_till"), .boolean("transient"),
+                    .integer("valid_till"), .boolean("transient"), .stringOrObject("push"),
                 ]
             ) { call in
                 let now = ServerClock.wallMilliseconds()
@@ -43,7 +43,7 @@ enum SystemConversationRoutes {
                 }
                 let sent = try await core.broadcast(
                     try call.string("message"), from: try call.string("from_client"), systemConversation: try call.string("conv_id"),
-                    validTill: validTill, transient: call.body["transient"]?.boolValue == true
+                    validTill: validTill, transient: call.body["transient"]?.boolValue == true, push: call.body["push"]
                 )
                 return RESTAnswer.sent((sent.id, sent.timestamp))
             },
