@@ -15,6 +15,12 @@ struct RESTCall: Sendable {
         return value
     }
 
+    /// A required parameter of the query string.
+    func queryString(_ name: String) throws -> String {
+        guard let value = query[name], !value.isEmpty else { throw RESTFailure(message: "\(name) is required") }
+        return value
+    }
+
     /// A required array of strings of the body (`client_ids`).
     func strings(_ name: String) throws -> [String] {
         guard let values = body[name]?.arrayValue, !values.isEmpty else { throw RESTFailure(message: "\(name) is required, an array of strings") }

@@ -39,8 +39,9 @@ enum MessageRoutes {
                 RESTRoute(.delete, messages + "/{message_id}", "Delete a message from the server (clients keep theirs)", query: [
                     .string("from_client", required: true), .integer("timestamp", required: true),
                 ]) { call in
-                    guard let from = call.query["from_client"], !from.isEmpty else { throw RESTFailure(message: "from_client is required") }
-                    try await core.deleteMessage(call.path("message_id"), in: call.path("conv_id"), from: from, sentAt: try call.number("timestamp"))
+                    try await core.deleteMessage(
+                        call.path("message_id"), in: call.path("conv_id"), from: try call.queryString("from_client"), sentAt: try call.number("timestamp")
+                    )
                     return [:]
                 },
             ]

@@ -53,8 +53,7 @@ enum ModerationRoutes {
                 return [:]
             },
             RESTRoute(.delete, temporary, "Let a member silenced for a while speak again", query: [.string("client_id", required: true)]) { call in
-                guard let clientID = call.query["client_id"], !clientID.isEmpty else { throw RESTFailure(message: "client_id is required") }
-                _ = try await core.changeConversation(call.path("conv_id"), .silenceFor(clientID, seconds: nil))
+                _ = try await core.changeConversation(call.path("conv_id"), .silenceFor(try call.queryString("client_id"), seconds: nil))
                 return [:]
             },
             RESTRoute(.get, path, "Silenced members, a page at a time", query: [.integer("limit"), .string("next")]) { call in

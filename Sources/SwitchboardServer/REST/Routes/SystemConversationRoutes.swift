@@ -50,9 +50,8 @@ enum SystemConversationRoutes {
             RESTRoute(.get, "/1.2/rtm/broadcasts", "A system conversation's broadcasts still valid, oldest first", query: [
                 .string("conv_id", required: true), .integer("skip"), .integer("limit"),
             ]) { call in
-                guard let id = call.query["conv_id"], !id.isEmpty else { throw RESTFailure(message: "conv_id is required") }
                 let found = try await core.broadcasts(
-                    of: id, skip: Int(clamping: try call.query.number("skip") ?? 0), limit: Int(clamping: try call.query.number("limit") ?? 100)
+                    of: try call.queryString("conv_id"), skip: Int(clamping: try call.query.number("skip") ?? 0), limit: Int(clamping: try call.query.number("limit") ?? 100)
                 )
                 return .array(found.map { RESTMessage.json($0, isRoom: false) })
             },
