@@ -56,35 +56,35 @@ enum ModerationRoutes {
                 _ = try await core.changeConversation(call.path("conv_id"), .silenceFor(try call.queryString("client_id"), seconds: nil))
                 return [:]
             },
-            RESTRoute(.get, path, "Silenced members, a page at a time", query: [.integer("limit"), .string("next")]) { call in
-                try page(of: try await core.conversation(call.path("conv_id")).silenced, call)
-            },
-            RESTRoute(.post, path, "Silence members", body: [.strings("client_ids", required: true)]) { call in
-                _ = try await core.changeConversation(call.path("conv_id"), .silence(try call.strings("client_ids"), true))
-                return [:]
-            },
-            RESTRoute(.delete, path, "Let silenced members speak again", body: [.strings("client_ids", required: true)]) { call in
-                _ = try await core.changeConversation(call.path("conv_id"), .silence(try call.strings("client_ids"), false))
-                return [:]
-            },
-        ]
+        ] + clientList(
+            path, core, summaries: ("Silenced members, a page at a time", "Silence members", "Let silenced members speak again"),
+            list: \.silenced, change: { .silence($0, $1) }
+        )
     }
 
     private static func blacklist(_ prefix: String, _ core: MessagingCore) -> [RESTRoute] {
-        let path = prefix + "/{conv_id}/blacklists"
-        return [
-            RESTRoute(.get, path, "Blocked clients, a page at a time", query: [.integer("limit"), .string("next")]) { call in
-                try page(of: try await core.conversation(call.path("conv_id")).blocked, call)
+        clientList(
+            prefix + "/{conv_id}/blacklists", core, summaries: ("Blocked clients, a page at a time", "Block clients: members among them leave", "Unblock clients"),
+            list: \.blocked, change: { .block($0, $1) }
+        )
+    }
+
+    /// A list of clients kept by a conversation: read a page at a time, added to (POST) and
+    /// taken from (DELETE) with `client_ids`.
+    private static func clientList(
+        _ path: String, _ core: MessagingCore, summaries: (list: String, add: String, remove: String),
+        list: KeyPath<Conversation, [String]> & Sendable, change: @escaping @Sendable ([String], Bool) -> MessagingCore.ServerConversationChange
+    ) -> [RESTRoute] {
+        [
+            RESTRoute(.get, path, summaries.list, query: [.integer("limit"), .string("next")]) { call in
+                try page(of: try await core.conversation(call.path("conv_id"))[keyPath: list], call)
             },
-            RESTRoute(.post, path, "Block clients: members among them leave", body: [.strings("client_ids", required: true)]) { call in
-                _ = try await core.changeConversation(call.path("conv_id"), .block(try call.strings("client_ids"), true))
+        ] + [(HTTPRequest.Method.post, summaries.add, true), (.delete, summaries.remove, false)].map { method, summary, adding in
+            RESTRoute(method, path, summary, body: [.strings("client_ids", required: true)]) { call in
+                _ = try await core.changeConversation(call.path("conv_id"), change(try call.strings("client_ids"), adding))
                 return [:]
-            },
-            RESTRoute(.delete, path, "Unblock clients", body: [.strings("client_ids", required: true)]) { call in
-                _ = try await core.changeConversation(call.path("conv_id"), .block(try call.strings("client_ids"), false))
-                return [:]
-            },
-        ]
+            }
+        }
     }
 
     private static func role(_ call: RESTCall) throws -> MemberRole {
