@@ -325,7 +325,8 @@ import Testing
         try "AV.Cloud.onIMMessageReceived(async () => { for (;;) await new AV.Query('_Conversation').find(); });"
             .write(toFile: directory + "/loop.js", atomically: true, encoding: .utf8)
         let store = CountingConversations()
-        let pipeline = HookPipeline(logger: Logger(label: "test"))
+        // A budget no loaded machine runs out of in 16 rounds, so the count is what stops it.
+        let pipeline = HookPipeline(settings: HookSettings(defaultBudget: .seconds(5)), logger: Logger(label: "test"))
         let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"), services: ScriptServices(conversations: store))
         #expect(await library.loadAll().isEmpty)
         _ = await pipeline.run(MessageReceivedRequest.sample())
