@@ -39,13 +39,33 @@ extension MessagingCore {
     /// Subscribes a client to a system conversation, or unsubscribes it.
     public func setSubscribed(_ subscribed: Bool, clientID: String, systemConversation id: String) async throws {
         guard ClientID.isValid(clientID) else { throw CommandError(.conversationAPIFailed, detail: ClientID.rule) }
-        guard var conversation = try await context.store.conversation(id: id), conversation.kind == .system else {
-            throw CommandError(.conversationNotFound, detail: "no system conversation \(id)")
-        }
+        var conversation = try await systemConversation(id)
         guard conversation.members.contains(clientID) != subscribed else { return }
         if subscribed { conversation.members.append(clientID) } else { conversation.members.removeAll { $0 == clientID } }
         conversation.updatedAt = ServerClock.wallMilliseconds()
         try await context.store.saveConversation(conversation)
+    }
+
+    /// A page of a system conversation's subscribers with when they subscribed, by client
+    /// id from just after `after`.
+    public func subscribers(of id: String, after: String?, limit: Int) async throws -> [Membership] {
+        _ = try await systemConversation(id)
+        return try await context.store.members(of: id, after: after, limit: limit)
+    }
+
+    /// A page of the system conversations a client subscribes to, in the order it subscribed
+    /// (newest first with `newestFirst`), from just past `after`.
+    public func subscriptions(
+        of clientID: String, after: (joinedAt: Int64, conversationID: String)?, newestFirst: Bool, limit: Int
+    ) async throws -> [Membership] {
+        try await context.store.memberships(of: clientID, kind: .system, after: after, newestFirst: newestFirst, limit: limit)
+    }
+
+    private func systemConversation(_ id: String) async throws -> Conversation {
+        guard let conversation = try await context.store.conversation(id: id), conversation.kind == .system else {
+            throw CommandError(.conversationNotFound, detail: "no system conversation \(id)")
+        }
+        return conversation
     }
 
     /// A page of history (one conversation's, one sender's or the app's) for the app's

@@ -138,6 +138,15 @@ enum Migrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v12: when members joined") { db in
+            // Members are now written one by one as they come and go, so a row's age is
+            // when its client joined; rows from before show the conversation's creation.
+            try db.execute(sql: """
+                ALTER TABLE conversation_member ADD COLUMN joined_at INTEGER NOT NULL DEFAULT 0;
+                UPDATE conversation_member SET joined_at =
+                    (SELECT created_at FROM conversation WHERE conversation.id = conversation_member.conversation_id);
+                """)
+        }
         return migrator
     }
 }

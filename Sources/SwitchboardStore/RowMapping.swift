@@ -26,6 +26,10 @@ enum RowMapping {
         )
     }
 
+    static func membership(_ row: Row) -> Membership {
+        Membership(conversationID: row["conversation_id"], clientID: row["client_id"], joinedAt: row["joined_at"])
+    }
+
     static func message(_ row: Row) -> Message {
         let content: MessageContent
         if let bytes: Data = row["bytes"] {

@@ -44,9 +44,39 @@ public final class SQLiteStore: MessageStore {
 
     public func saveConversation(_ conversation: Conversation) async throws {
         try await writer.write { db in
-            try db.executeCached(sql: "DELETE FROM conversation_member WHERE conversation_id = ?", arguments: [conversation.id])
-            try db.executeCached(sql: "DELETE FROM conversation WHERE id = ?", arguments: [conversation.id])
             try Self.insert(conversation, db)
+        }
+    }
+
+    public func members(of conversationID: String, after clientID: String?, limit: Int) async throws -> [Membership] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                cachedSQL: """
+                    SELECT conversation_id, client_id, joined_at FROM conversation_member
+                    WHERE conversation_id = ? AND client_id > ? ORDER BY client_id LIMIT ?
+                    """,
+                arguments: [conversationID, clientID ?? "", limit]
+            ).map(RowMapping.membership)
+        }
+    }
+
+    public func memberships(
+        of clientID: String, kind: Conversation.Kind, after: (joinedAt: Int64, conversationID: String)?, newestFirst: Bool, limit: Int
+    ) async throws -> [Membership] {
+        // Past the start of the order when no place is given: every join time is at least 0.
+        let start = after ?? (newestFirst ? (Int64.max, "") : (-1, ""))
+        return try await read { db in
+            try Row.fetchAll(
+                db,
+                cachedSQL: """
+                    SELECT conversation_member.conversation_id, client_id, joined_at FROM conversation_member
+                    JOIN conversation ON conversation.id = conversation_member.conversation_id AND conversation.kind = ?
+                    WHERE client_id = ? AND (joined_at, conversation_member.conversation_id) \(newestFirst ? "<" : ">") (?, ?)
+                    ORDER BY joined_at \(newestFirst ? "DESC" : ""), conversation_member.conversation_id \(newestFirst ? "DESC" : "") LIMIT ?
+                    """,
+                arguments: [kind.rawValue, clientID, start.0, start.1, limit]
+            ).map(RowMapping.membership)
         }
     }
 
@@ -536,13 +566,19 @@ public final class SQLiteStore: MessageStore {
         try await pool.read(body)
     }
 
+    private static let insertConversationSQL: String = {
+        let columns = [
+            "id", "kind", "name", "creator", "attributes", "unique_key", "muted_by", "managers", "silenced", "silenced_until",
+            "blocked", "created_at", "updated_at", "last_message_at", "expires_at",
+        ]
+        return "INSERT INTO conversation (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+            + " ON CONFLICT(id) DO UPDATE SET " + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+    }()
+
+    /// Writes the conversation's row (over the one already there, if any), then its members.
     private static func insert(_ conversation: Conversation, _ db: Database) throws {
         try db.executeCached(
-            sql: """
-                INSERT INTO conversation (id, kind, name, creator, attributes, unique_key, muted_by, managers, silenced, silenced_until,
-                    blocked, created_at, updated_at, last_message_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+            sql: insertConversationSQL,
             arguments: [
                 conversation.id, conversation.kind.rawValue, conversation.name, conversation.creator,
                 RowMapping.json(conversation.attributes), conversation.uniqueKey, RowMapping.json(conversation.mutedBy),
@@ -551,11 +587,28 @@ public final class SQLiteStore: MessageStore {
                 conversation.createdAt, conversation.updatedAt, conversation.lastMessageAt, conversation.expiresAt,
             ]
         )
-        for (position, member) in conversation.members.enumerated() {
+        try writeMembers(of: conversation, db)
+    }
+
+    /// Deletes the rows of members who left and adds those who joined (at the
+    /// conversation's `updatedAt`, after everyone there), leaving the others' rows alone:
+    /// a rename of a big group writes no member row, and join times survive changes.
+    private static func writeMembers(of conversation: Conversation, _ db: Database) throws {
+        var stored: [String: Int] = [:]
+        for row in try Row.fetchAll(db, cachedSQL: "SELECT client_id, position FROM conversation_member WHERE conversation_id = ?", arguments: [conversation.id]) {
+            stored[row["client_id"]] = row["position"]
+        }
+        let members = Set(conversation.members)
+        for client in stored.keys where !members.contains(client) {
+            try db.executeCached(sql: "DELETE FROM conversation_member WHERE conversation_id = ? AND client_id = ?", arguments: [conversation.id, client])
+        }
+        var position = (stored.values.max() ?? -1) + 1
+        for member in conversation.members where stored[member] == nil {
             try db.executeCached(
-                sql: "INSERT OR IGNORE INTO conversation_member (conversation_id, client_id, position) VALUES (?, ?, ?)",
-                arguments: [conversation.id, member, position]
+                sql: "INSERT OR IGNORE INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES (?, ?, ?, ?)",
+                arguments: [conversation.id, member, position, conversation.updatedAt]
             )
+            position += 1
         }
     }
 

@@ -12,7 +12,16 @@ public protocol MessageStore: Sendable {
     /// Every conversation, newest first, at most `limit`; used for queries that name no
     /// member or id.
     func recentConversations(limit: Int) async throws -> [Conversation]
+    /// Writes the conversation's fields; members who left lose their row and new ones join
+    /// at its `updatedAt`, so the others keep their join times.
     func saveConversation(_ conversation: Conversation) async throws
+    /// A conversation's members ordered by client id, from just after `clientID`, at most `limit`.
+    func members(of conversationID: String, after clientID: String?, limit: Int) async throws -> [Membership]
+    /// The conversations of `kind` a client is in, ordered by when it joined (newest first
+    /// with `newestFirst`), from just past `after` (a join time and conversation id), at most `limit`.
+    func memberships(
+        of clientID: String, kind: Conversation.Kind, after: (joinedAt: Int64, conversationID: String)?, newestFirst: Bool, limit: Int
+    ) async throws -> [Membership]
     /// Deletes the conversations that expired before `time`, with their messages, queues
     /// and receipt positions; returns how many.
     func deleteConversations(expiredBefore time: Int64) async throws -> Int

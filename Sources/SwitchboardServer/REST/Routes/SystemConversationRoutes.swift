@@ -19,6 +19,32 @@ enum SystemConversationRoutes {
                 try await core.setSubscribed(false, clientID: call.path("client_id"), systemConversation: call.path("conv_id"))
                 return [:]
             },
+            RESTRoute(
+                .get, subscribers, "Subscribers with when they subscribed, by client id, from just after client_id (at most 50)",
+                query: [.integer("limit"), .string("client_id")]
+            ) { call in
+                let found = try await core.subscribers(of: call.path("conv_id"), after: call.query["client_id"], limit: try pageSize(call))
+                return .array(found.map(subscription))
+            },
+            RESTRoute(
+                .get, "/1.2/rtm/clients/{client_id}/service-conversations",
+                "A client's subscriptions in the order it subscribed (direction new) or the reverse (old), from just past conv_id and its timestamp",
+                query: [.string("conv_id"), .integer("timestamp"), .integer("limit"), .string("direction")]
+            ) { call in
+                var after: (Int64, String)?
+                if let conversationID = call.query["conv_id"] {
+                    guard let timestamp = try call.query.number("timestamp") else { throw RESTFailure(message: "timestamp is required with conv_id") }
+                    after = (timestamp, conversationID)
+                }
+                let newestFirst: Bool
+                switch call.query["direction"] ?? "new" {
+                case "new": newestFirst = false
+                case "old": newestFirst = true
+                default: throw RESTFailure(message: "direction is new or old")
+                }
+                let found = try await core.subscriptions(of: call.path("client_id"), after: after, newestFirst: newestFirst, limit: try pageSize(call))
+                return .array(found.map(subscription))
+            },
             RESTRoute(.get, subscribers + "/count", "How many clients subscribe") { call in
                 ["count": .int(Int64(try await core.conversation(call.path("conv_id")).members.count))]
             },
@@ -60,5 +86,17 @@ enum SystemConversationRoutes {
                 return [:]
             },
         ]
+    }
+
+    /// LeanCloud lists at most 50 subscriptions at a time, and that many by default.
+    static let maxSubscriptionPage = 50
+
+    private static func pageSize(_ call: RESTCall) throws -> Int {
+        Int(clamping: min(max(try call.query.number("limit") ?? Int64(maxSubscriptionPage), 1), Int64(maxSubscriptionPage)))
+    }
+
+    /// LeanCloud's subscription record.
+    private static func subscription(_ membership: Membership) -> JSONValue {
+        ["timestamp": .int(membership.joinedAt), "subscriber": .string(membership.clientID), "conv_id": .string(membership.conversationID)]
     }
 }
