@@ -7,21 +7,31 @@ import SwitchboardWire
 extension MessagingCore {
     /// A message to a conversation from `from`, who need not be a member; the same path as a
     /// client's send otherwise (hooks, storage, delivery, pushes). `toSender`: `from`'s
-    /// online devices get a copy, as LeanCloud does unless `no_sync`. Returns the message's
-    /// id and server timestamp.
+    /// online devices get a copy, as LeanCloud does unless `no_sync`. `audience`: only these
+    /// clients receive and see it. Returns the message's id and server timestamp.
     public func sendAsServer(
-        _ direct: DirectCommand, from: String, priority: MessagePriority?, toSender: Bool = true
+        _ direct: DirectCommand, from: String, priority: MessagePriority?, toSender: Bool = true, audience: [String]? = nil
     ) async throws -> (id: String, timestamp: Int64) {
         var request = GenericCommand()
         request.cmd = .direct
         request.directMessage = direct
         if let priority { request.priority = priority.rawValue }
         let collected = CollectingOutbox()
-        _ = try await messages.send(request, from: from, on: Self.serverConnection(collected), byServer: true, toSender: toSender)
+        _ = try await messages.send(request, from: from, on: Self.serverConnection(collected), byServer: true, toSender: toSender, audience: audience)
         guard let ack = collected.first?.ackMessage else {
             throw CommandError(.internalError, detail: "the send gave no ack")
         }
         return (ack.uid, ack.t)
+    }
+
+    /// A system conversation's message to chosen clients, subscribers or not: only they
+    /// receive it and see it in history (and the sender).
+    public func sendToSubscribers(
+        _ audience: [String], _ direct: DirectCommand, from: String, priority: MessagePriority?, toSender: Bool
+    ) async throws -> (id: String, timestamp: Int64) {
+        _ = try await systemConversation(direct.cid)
+        guard audience.allSatisfy(ClientID.isValid) else { throw CommandError(.conversationAPIFailed, detail: ClientID.rule) }
+        return try await sendAsServer(direct, from: from, priority: priority, toSender: toSender, audience: Array(Set(audience)).sorted())
     }
 
     /// A new system conversation (LeanCloud's service conversation), without subscribers.

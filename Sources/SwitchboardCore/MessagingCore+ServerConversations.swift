@@ -108,4 +108,20 @@ extension MessagingCore {
         try await context.store.deleteMessage(id: id)
         context.logger.info("message deleted", metadata: ["message": "\(id)", "conversation": "\(conversationID)"])
     }
+
+    /// Deletes a system conversation's message for one subscriber: the others who had it
+    /// keep it; the message goes once nobody is left to see it.
+    public func deleteMessage(_ id: String, in conversationID: String, for clientID: String, from: String, sentAt timestamp: Int64) async throws {
+        guard var message = try await context.store.message(id: id), message.conversationID == conversationID,
+              message.from == from, message.timestamp == timestamp,
+              let conversation = try await context.store.conversation(id: conversationID), conversation.kind == .system
+        else {
+            throw CommandError(.messageNotFound, detail: "no message \(id) from \(from) at \(timestamp) in system conversation \(conversationID)")
+        }
+        let audience = conversation.recipients(of: message).filter { $0 != clientID }
+        guard !audience.isEmpty else { return try await deleteMessage(id, in: conversationID, from: from, sentAt: timestamp) }
+        message.audience = audience
+        try await context.store.updateMessage(message)
+        context.logger.info("message deleted for a subscriber", metadata: ["message": "\(id)", "client": "\(clientID)"])
+    }
 }

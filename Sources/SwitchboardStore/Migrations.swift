@@ -147,6 +147,9 @@ enum Migrations {
                     (SELECT created_at FROM conversation WHERE conversation.id = conversation_member.conversation_id);
                 """)
         }
+        migrator.registerMigration("v13: messages to some of a conversation's members") { db in
+            try db.execute(sql: "ALTER TABLE message ADD COLUMN audience TEXT")
+        }
         return migrator
     }
 }

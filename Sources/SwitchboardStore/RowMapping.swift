@@ -48,7 +48,8 @@ enum RowMapping {
             patchTimestamp: row["patch_timestamp"],
             wantsReceipt: row["wants_receipt"],
             clientToken: row["client_token"],
-            seq: row["seq"]
+            seq: row["seq"],
+            audience: (row["audience"] as String?).map(stringArray)
         )
     }
 

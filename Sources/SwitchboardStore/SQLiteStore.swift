@@ -148,13 +148,13 @@ public final class SQLiteStore: MessageStore {
             try db.executeCached(
                 sql: """
                     INSERT OR IGNORE INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids,
-                        patch_timestamp, wants_receipt, client_token)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        patch_timestamp, wants_receipt, client_token, audience)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     message.id, message.conversationID, message.from, text, bytes, message.content.typedMessageType,
                     message.timestamp, message.mentionAll, RowMapping.json(message.mentionPids), message.patchTimestamp,
-                    message.wantsReceipt, message.clientToken,
+                    message.wantsReceipt, message.clientToken, message.audience.map(RowMapping.json),
                 ]
             )
             guard db.changesCount > 0 else {
@@ -205,12 +205,12 @@ public final class SQLiteStore: MessageStore {
             let (text, bytes) = RowMapping.columns(message.content)
             try db.executeCached(
                 sql: """
-                    UPDATE message SET text = ?, bytes = ?, lctype = ?, mention_all = ?, mention_pids = ?, patch_timestamp = ?
+                    UPDATE message SET text = ?, bytes = ?, lctype = ?, mention_all = ?, mention_pids = ?, patch_timestamp = ?, audience = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     text, bytes, message.content.typedMessageType, message.mentionAll, RowMapping.json(message.mentionPids),
-                    message.patchTimestamp, message.id,
+                    message.patchTimestamp, message.audience.map(RowMapping.json), message.id,
                 ]
             )
         }
@@ -223,10 +223,10 @@ public final class SQLiteStore: MessageStore {
                 cachedSQL: """
                     SELECT message.* FROM message
                     JOIN conversation_member ON conversation_member.conversation_id = message.conversation_id
-                    WHERE conversation_member.client_id = ? AND message.patch_timestamp > ?
+                    WHERE conversation_member.client_id = ? AND message.patch_timestamp > ? AND \(Self.visibleToClient)
                     ORDER BY message.patch_timestamp LIMIT ?
                     """,
-                arguments: [clientID, since, limit]
+                arguments: [clientID, since, clientID, clientID, limit]
             ).map(RowMapping.message)
         }
     }
@@ -245,6 +245,10 @@ public final class SQLiteStore: MessageStore {
             _ = arguments.append(contentsOf: [clientID])
         case .app:
             conditions.append("1")
+        }
+        if let reader = query.reader {
+            conditions.append(Self.visibleToClient)
+            _ = arguments.append(contentsOf: [reader, reader])
         }
         if let type = query.messageType {
             conditions.append("lctype = ?")
@@ -477,10 +481,10 @@ public final class SQLiteStore: MessageStore {
                         AND receipt_position.client_id = conversation_member.client_id
                     WHERE conversation_member.client_id = ? AND message.sender != ?
                         AND message.timestamp > COALESCE(receipt_position.read_up_to, 0)
-                        AND (? IS NULL OR conversation_member.conversation_id = ?)
+                        AND (? IS NULL OR conversation_member.conversation_id = ?) AND \(Self.visibleToClient)
                     GROUP BY message.conversation_id
                     """,
-                arguments: [RowMapping.quoted(clientID), since, clientID, clientID, conversationID, conversationID]
+                arguments: [RowMapping.quoted(clientID), since, clientID, clientID, conversationID, conversationID, clientID, clientID]
             ).map { row -> (String, Int, Bool) in (row["cid"], row["unread"], row["mentioned"]) }
         }
         let last = try await lastMessages(conversationIDs: counts.map { $0.0 })
@@ -535,8 +539,9 @@ public final class SQLiteStore: MessageStore {
                 cachedSQL: """
                     SELECT message.* FROM message JOIN (
                         SELECT conversation_id, MAX(timestamp) AS newest FROM message
-                        WHERE conversation_id IN \(Self.placeholders(conversationIDs.count)) GROUP BY conversation_id
+                        WHERE conversation_id IN \(Self.placeholders(conversationIDs.count)) AND audience IS NULL GROUP BY conversation_id
                     ) AS latest ON latest.conversation_id = message.conversation_id AND latest.newest = message.timestamp
+                    WHERE message.audience IS NULL
                     """,
                 arguments: Self.padded(conversationIDs)
             ).map(RowMapping.message)
@@ -557,6 +562,12 @@ public final class SQLiteStore: MessageStore {
     }
 
     // MARK: Helpers
+
+    /// The messages a client may see, given the client's id twice: every member sees a
+    /// message to everyone; one to chosen members is theirs and the sender's.
+    private static let visibleToClient = """
+        (message.audience IS NULL OR message.sender = ? OR EXISTS (SELECT 1 FROM json_each(message.audience) WHERE json_each.value = ?))
+        """
 
     /// Every read goes through here. GRDB's `read` has a blocking overload that Swift picks
     /// when the closure's result is not `Sendable` (rows, say), even under `await`: it parks

@@ -33,13 +33,17 @@ public struct HistoryQuery: Sendable, Equatable {
     public var end: Bound?
     /// Only messages of this `_lctype`.
     public var messageType: Int32?
+    /// Only messages this client may see (messages to chosen members are theirs and the
+    /// sender's); nil for the app's server, which sees everything.
+    public var reader: String?
 
-    public init(scope: Scope, limit: Int, direction: Direction, start: Bound?, end: Bound?, messageType: Int32?) {
+    public init(scope: Scope, limit: Int, direction: Direction, start: Bound?, end: Bound?, messageType: Int32?, reader: String? = nil) {
         self.scope = scope
         self.limit = limit
         self.direction = direction
         self.start = start
         self.end = end
         self.messageType = messageType
+        self.reader = reader
     }
 }

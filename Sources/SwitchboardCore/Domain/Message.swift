@@ -42,11 +42,14 @@ public struct Message: Sendable, Equatable {
     /// Its place in the store's order, once stored: what a device's catch-up at login
     /// covers (up to a place) and live delivery then takes over (past it).
     public var seq: Int64?
+    /// The members it was sent to when not to everyone (a system conversation's message to
+    /// chosen subscribers): only they and the sender see it, live or in history.
+    public var audience: [String]?
 
     public init(
         id: String, conversationID: String, from: String, content: MessageContent, timestamp: Int64,
         mentionAll: Bool = false, mentionPids: [String] = [], patchTimestamp: Int64? = nil, wantsReceipt: Bool = false,
-        clientToken: String? = nil, seq: Int64? = nil
+        clientToken: String? = nil, seq: Int64? = nil, audience: [String]? = nil
     ) {
         self.id = id
         self.conversationID = conversationID
@@ -59,6 +62,12 @@ public struct Message: Sendable, Equatable {
         self.wantsReceipt = wantsReceipt
         self.clientToken = clientToken
         self.seq = seq
+        self.audience = audience
+    }
+
+    /// Whether `clientID` may see it (members only: the caller knows who is one).
+    public func isVisible(to clientID: String) -> Bool {
+        audience.map { clientID == from || $0.contains(clientID) } ?? true
     }
 
     /// Recalled messages keep their id and time; their content becomes type -127.

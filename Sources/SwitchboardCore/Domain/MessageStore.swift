@@ -33,7 +33,7 @@ public protocol MessageStore: Sendable {
     /// (same conversation, same client token), stores nothing and returns the message stored then.
     func append(_ message: Message, queueFor recipients: [String]) async throws -> Message
     func message(id: String) async throws -> Message?
-    /// Replaces a stored message's content, mentions and patch time (an edit or recall).
+    /// Replaces a stored message's content, mentions, patch time (an edit or recall) and audience.
     func updateMessage(_ message: Message) async throws
     /// Deletes a stored message, with its queued copies: history no longer has it.
     func deleteMessage(id: String) async throws

@@ -1,4 +1,10 @@
 extension Conversation {
+    /// Who receives `message` and its changes: its audience if it has one, else every
+    /// member; never its sender.
+    func recipients(of message: Message) -> [String] {
+        (message.audience ?? members).filter { $0 != message.from }
+    }
+
     /// Refuses with 4317 a client that is not a member.
     func requireMember(_ clientID: String) throws {
         guard members.contains(clientID) else {

@@ -26,7 +26,8 @@ struct HistoryCommands: Sendable {
             direction: logs.direction == .new ? .newer : .older,
             start: logs.hasT ? .init(timestamp: logs.t, messageID: logs.hasMid ? logs.mid : nil, included: logs.tIncluded) : nil,
             end: logs.hasTt ? .init(timestamp: logs.tt, messageID: logs.hasTmid ? logs.tmid : nil, included: logs.ttIncluded) : nil,
-            messageType: logs.hasLctype ? logs.lctype : nil
+            messageType: logs.hasLctype ? logs.lctype : nil,
+            reader: clientID
         )
         let page = try await context.store.history(query)
         reply.logsMessage.logs = page.map { Self.logItem($0, conversation: conversation) }

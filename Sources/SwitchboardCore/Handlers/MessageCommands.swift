@@ -16,9 +16,11 @@ struct MessageCommands: Sendable {
     ///
     /// `byServer`: sent by the app's server through the REST API, which may send as anyone,
     /// member or not, silenced or not (as LeanCloud's does). `toSender`: the sender's other
-    /// online devices get it too (the REST API's `no_sync` turns that off).
+    /// online devices get it too (the REST API's `no_sync` turns that off). `audience`: only
+    /// these clients receive it and see it in history (the REST API's `to_clients`).
     func send(
-        _ request: GenericCommand, from clientID: String, on connection: Connection, byServer: Bool = false, toSender: Bool = true
+        _ request: GenericCommand, from clientID: String, on connection: Connection, byServer: Bool = false, toSender: Bool = true,
+        audience: [String]? = nil
     ) async throws -> GenericCommand? {
         let direct = request.directMessage
         guard direct.hasCid, let conversation = try await context.store.conversation(id: direct.cid),
@@ -50,10 +52,11 @@ struct MessageCommands: Sendable {
             mentionAll: direct.mentionAll,
             mentionPids: direct.mentionPids,
             wantsReceipt: direct.r,
-            clientToken: direct.dt.isEmpty ? nil : direct.dt
+            clientToken: direct.dt.isEmpty ? nil : direct.dt,
+            audience: audience
         )
         let decided = try await hooks.received(
-            arrived, in: conversation.hookKind, recipients: conversation.members.filter { $0 != clientID }, transient: transient, sourceIP: connection.remoteAddress
+            arrived, in: conversation.hookKind, recipients: conversation.recipients(of: arrived), transient: transient, sourceIP: connection.remoteAddress
         )
         var message = decided.message
         if direct.will {

@@ -55,7 +55,7 @@ struct PatchCommands: Sendable {
             message.mentionPids = item.mentionPids
         }
         let decided = try await hooks.update(
-            message, in: conversation.hookKind, recipients: conversation.members.filter { $0 != clientID }, recall: item.recall, sourceIP: connection.remoteAddress
+            message, in: conversation.hookKind, recipients: conversation.recipients(of: message), recall: item.recall, sourceIP: connection.remoteAddress
         )
         var changed = decided.message
         changed.patchTimestamp = context.clock.next()

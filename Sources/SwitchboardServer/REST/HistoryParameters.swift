@@ -10,13 +10,14 @@ struct HistoryParameters {
 
     let parameters: QueryParameters
 
-    func query(_ scope: HistoryQuery.Scope) throws -> HistoryQuery {
+    /// `reader`: only what that client may see (nil: everything).
+    func query(_ scope: HistoryQuery.Scope, reader: String? = nil) throws -> HistoryQuery {
         let reversed = try parameters.flag("reversed")
         let start = try bound(timestamp: "timestamp", id: "msgid", included: "include_start")
         let end = try bound(timestamp: "till_timestamp", id: "till_msgid", included: "include_stop")
         let limit = try parameters.number("limit").map { Int(clamping: $0) } ?? Self.defaultLimit
         return HistoryQuery(
-            scope: scope, limit: limit, direction: reversed ? .newer : .older, start: start, end: end, messageType: nil
+            scope: scope, limit: limit, direction: reversed ? .newer : .older, start: start, end: end, messageType: nil, reader: reader
         )
     }
 

@@ -48,15 +48,18 @@ enum MessageRoutes {
         }
         for prefix in [ConversationRoutes.conversations, ConversationRoutes.chatrooms, ConversationRoutes.systemConversations] {
             let message = prefix + "/{conv_id}/messages/{message_id}"
+            // LeanCloud names a system conversation's message to chosen subscribers by them
+            // too; the message knows whom it went to, and they are the ones told.
+            let toClients: [RESTField] = prefix == ConversationRoutes.systemConversations ? [.strings("to_clients")] : []
             routes += [
                 RESTRoute(.put, message, "Edit a message in its sender's name", body: [
                     .string("from_client", required: true), .string("message", required: true), .integer("timestamp", required: true),
-                ]) { call in
+                ] + toClients) { call in
                     try await change(call, core, content: try call.string("message"))
                 },
                 RESTRoute(.put, message + "/recall", "Recall a message in its sender's name", body: [
                     .string("from_client", required: true), .integer("timestamp", required: true),
-                ]) { call in
+                ] + toClients) { call in
                     try await change(call, core, content: nil)
                 },
             ]
@@ -64,8 +67,8 @@ enum MessageRoutes {
         return routes
     }
 
-    private static func history(_ scope: HistoryQuery.Scope, _ call: RESTCall, _ core: MessagingCore) async throws -> JSONValue {
-        let query = try HistoryParameters(parameters: call.query).query(scope)
+    static func history(_ scope: HistoryQuery.Scope, reader: String? = nil, _ call: RESTCall, _ core: MessagingCore) async throws -> JSONValue {
+        let query = try HistoryParameters(parameters: call.query).query(scope, reader: reader)
         let (page, conversations) = try await core.history(query)
         // The store pages oldest first; LeanCloud lists newest first unless reversed.
         let listed = query.direction == .older ? page.reversed() : page

@@ -49,6 +49,36 @@ enum SystemConversationRoutes {
                 ["count": .int(Int64(try await core.conversation(call.path("conv_id")).members.count))]
             },
             RESTRoute(
+                .post, ConversationRoutes.systemConversations + "/{conv_id}/messages", "Send to chosen clients (at most 20): only they see it",
+                body: [
+                    .string("from_client", required: true), .strings("to_clients", required: true), .string("message", required: true),
+                    .boolean("transient"), .boolean("no_sync"), .stringOrObject("push_data"), .string("priority"),
+                ]
+            ) { call in
+                let audience = try call.strings("to_clients")
+                guard audience.count <= maxAudience else { throw RESTFailure(message: "to_clients names at most \(maxAudience) clients") }
+                let (direct, priority) = try MessageRoutes.message(call, conversationID: call.path("conv_id"))
+                return RESTAnswer.sent(try await core.sendToSubscribers(
+                    audience, direct, from: try call.string("from_client"), priority: priority, toSender: call.body["no_sync"]?.boolValue != true
+                ))
+            },
+            RESTRoute(
+                .get, subscribers + "/{client_id}/messages", "What a subscriber sees: messages to every subscriber and to it, newest first",
+                query: MessageRoutes.historyQuery
+            ) { call in
+                try await MessageRoutes.history(.conversation(call.path("conv_id")), reader: call.path("client_id"), call, core)
+            },
+            RESTRoute(
+                .delete, subscribers + "/{client_id}/messages/{message_id}", "Delete a message for one subscriber (clients keep theirs)",
+                query: [.string("from_client", required: true), .integer("timestamp", required: true)]
+            ) { call in
+                try await core.deleteMessage(
+                    call.path("message_id"), in: call.path("conv_id"), for: call.path("client_id"),
+                    from: try call.queryString("from_client"), sentAt: try call.number("timestamp")
+                )
+                return [:]
+            },
+            RESTRoute(
                 .post, ConversationRoutes.systemConversations + "/{conv_id}/broadcasts", "Send to every subscriber",
                 body: [.string("from_client", required: true), .string("message", required: true), .stringOrObject("push")]
             ) { call in
@@ -87,6 +117,9 @@ enum SystemConversationRoutes {
             },
         ]
     }
+
+    /// LeanCloud sends one message to at most 20 chosen clients.
+    static let maxAudience = 20
 
     /// LeanCloud lists at most 50 subscriptions at a time, and that many by default.
     static let maxSubscriptionPage = 50
