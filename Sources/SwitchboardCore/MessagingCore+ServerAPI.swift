@@ -49,11 +49,13 @@ extension MessagingCore {
     /// Subscribes a client to a system conversation, or unsubscribes it.
     public func setSubscribed(_ subscribed: Bool, clientID: String, systemConversation id: String) async throws {
         guard ClientID.isValid(clientID) else { throw CommandError(.conversationAPIFailed, detail: ClientID.rule) }
-        var conversation = try await systemConversation(id)
-        guard conversation.members.contains(clientID) != subscribed else { return }
-        if subscribed { conversation.members.append(clientID) } else { conversation.members.removeAll { $0 == clientID } }
-        conversation.updatedAt = ServerClock.wallMilliseconds()
-        try await context.store.saveConversation(conversation)
+        try await conversations.locks.withLock(id) {
+            var conversation = try await systemConversation(id)
+            guard conversation.members.contains(clientID) != subscribed else { return }
+            if subscribed { conversation.members.append(clientID) } else { conversation.members.removeAll { $0 == clientID } }
+            conversation.updatedAt = ServerClock.wallMilliseconds()
+            try await context.store.saveConversation(conversation)
+        }
     }
 
     /// A page of a system conversation's subscribers with when they subscribed, by client

@@ -36,6 +36,20 @@ import Testing
         try await server.stop()
     }
 
+    @Test func clientsSubscribingAtTheSameMomentAreAllKept() async throws {
+        let server = try await TestServer.start()
+        let news = try await systemConversation("news", on: server)
+        let clients = (0..<20).map { "reader\($0)" }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for client in clients {
+                group.addTask { try await server.rest("POST", "/1.2/rtm/service-conversations/\(news)/subscribers", body: ["client_id": client]).0 }
+            }
+            for try await status in group { #expect(status == 200) }
+        }
+        #expect(try await server.rest("GET", "/1.2/rtm/service-conversations/\(news)/subscribers/count").1["count"] as? Int == clients.count)
+        try await server.stop()
+    }
+
     @Test func badPagesAndUnknownConversationsAreRefused() async throws {
         let server = try await TestServer.start()
         let news = try await systemConversation("news", on: server)
