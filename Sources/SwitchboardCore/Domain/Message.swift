@@ -65,11 +65,6 @@ public struct Message: Sendable, Equatable {
         self.audience = audience
     }
 
-    /// Whether `clientID` may see it (members only: the caller knows who is one).
-    public func isVisible(to clientID: String) -> Bool {
-        audience.map { clientID == from || $0.contains(clientID) } ?? true
-    }
-
     /// Recalled messages keep their id and time; their content becomes type -127.
     public var isRecalled: Bool { content.typedMessageType == -127 }
 }
