@@ -28,9 +28,11 @@ public enum Identifiers {
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
-    /// 22 URL-safe characters (132 random bits), like LeanCloud's message ids.
+    private static let messageIDs = MessageIDGenerator()
+
+    /// 22 URL-safe characters, like LeanCloud's message ids; see `MessageIDGenerator`.
     public static func messageID() -> String {
-        random(22, from: alphabet[...])
+        messageIDs.next()
     }
 
     /// 20 letters and digits (119 bits) for a client that logs in without an id, as
