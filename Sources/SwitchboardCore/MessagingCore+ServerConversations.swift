@@ -119,9 +119,12 @@ extension MessagingCore {
             throw CommandError(.messageNotFound, detail: "no message \(id) from \(from) at \(timestamp) in system conversation \(conversationID)")
         }
         let audience = conversation.recipients(of: message).filter { $0 != clientID }
-        guard !audience.isEmpty else { return try await deleteMessage(id, in: conversationID, from: from, sentAt: timestamp) }
-        message.audience = audience
-        try await context.store.updateMessage(message)
-        context.logger.info("message deleted for a subscriber", metadata: ["message": "\(id)", "client": "\(clientID)"])
+        if audience.isEmpty {
+            try await context.store.deleteMessage(id: id)
+        } else {
+            message.audience = audience
+            try await context.store.updateMessage(message)
+        }
+        context.logger.info("message deleted for a subscriber", metadata: ["message": "\(id)", "client": "\(clientID)", "left": "\(audience.count)"])
     }
 }

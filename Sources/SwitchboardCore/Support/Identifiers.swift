@@ -26,7 +26,9 @@ public enum Identifiers {
         SHA256.hash(data: Data("\(conversationID)\n\(clientID)".utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
     }
 
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    /// The 64 characters of LeanCloud's message ids, URL-safe.
+    static let urlSafeAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    private static let alphabet = Array(urlSafeAlphabet)
 
     private static let messageIDs = MessageIDGenerator()
 

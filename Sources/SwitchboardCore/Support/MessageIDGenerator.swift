@@ -6,7 +6,7 @@ import Synchronization
 /// the counter makes them differ within this one. Drawing 22 characters from the system's
 /// generator cost a `getrandom` call each, a few percent of the server's CPU per message.
 final class MessageIDGenerator: Sendable {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet = Array(Identifiers.urlSafeAlphabet.utf8)
 
     private let key: (UInt64, UInt64)
     private let counter = Atomic<UInt64>(0)
