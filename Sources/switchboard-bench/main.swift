@@ -8,8 +8,8 @@ import Logging
 // Build in release mode for real figures (script hosts run the `switchboard` beside it):
 //   swift build -c release && .build/release/switchboard-bench
 let arguments = CommandLine.arguments.dropFirst()
-if arguments.first == MemoryBenchmark.serverArgument, let directory = arguments.dropFirst().first {
-    try await MemoryBenchmark.serve(directory: directory)
+if arguments.first == ServerProcess.argument, let directory = arguments.dropFirst().first {
+    try await ServerProcess.serve(directory: directory)
     exit(0)
 }
 
@@ -65,15 +65,17 @@ if only.contains("e2e") {
     let rows = try await EndToEndBenchmark(
         duration: smoke ? .milliseconds(500) : .seconds(3), rounds: smoke ? 1 : 3, pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100, logger: logger
     ).run()
-    print("End to end over loopback WebSockets (protobuf), \(smoke ? "one round of 0.5 s" : "median of three rounds of 3 s") each")
-    print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  failed  lost  reloads")
+    print("End to end over loopback WebSockets (protobuf), \(smoke ? "one round of 0.5 s" : "median of three rounds of 3 s") each;"
+        + " server CPU (its script hosts included) per message and per delivery")
+    print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  CPU µs/msg  CPU µs/delivery  failed  lost  reloads")
     for row in rows {
         print("  " + row.name.padding(toLength: 50, withPad: " ", startingAt: 0)
-            + String(format: "%8.0f %14.0f %8.2f %8.2f %7d %5d %8d", row.messagesPerSecond, row.deliveriesPerSecond, row.p50Milliseconds,
-                     row.p99Milliseconds, row.failed, row.lost, row.scriptReloads))
+            + String(format: "%8.0f %14.0f %8.2f %8.2f %11.1f %16.1f %7d %5d %8d", row.messagesPerSecond, row.deliveriesPerSecond, row.p50Milliseconds,
+                     row.p99Milliseconds, row.cpuMicrosecondsPerMessage, row.cpuMicrosecondsPerDelivery, row.failed, row.lost, row.scriptReloads))
     }
     if let plain = rows.first, let hooked = rows.dropFirst().first {
-        print(String(format: "  with hooks, one-to-one throughput is %.0f%% of the hook-free figure", 100 * hooked.messagesPerSecond / plain.messagesPerSecond))
+        print(String(format: "  with hooks, one-to-one throughput is %.0f%% of the hook-free figure; the hooks cost %.1f CPU µs a message",
+                     100 * hooked.messagesPerSecond / plain.messagesPerSecond, hooked.cpuMicrosecondsPerMessage - plain.cpuMicrosecondsPerMessage))
     }
     report.endToEnd = rows
 }
@@ -86,8 +88,8 @@ if only.contains("reload") {
 
 if only.contains("memory") {
     let row = try await MemoryBenchmark(clients: smoke ? 200 : 10_000, logger: logger).run()
-    print(String(format: "Server resident memory: idle %.1f MB, with %d clients logged in %.1f MB (%.1f KB a client)",
-                 row.idleMegabytes, row.clients, row.loadedMegabytes, row.kilobytesPerClient))
+    print(String(format: "Server resident memory: idle %.1f MB, with %d clients logged in %.1f MB (%.1f KB a client); CPU while they idle %.1f%% of a core",
+                 row.idleMegabytes, row.clients, row.loadedMegabytes, row.kilobytesPerClient, row.idleCPUPercent))
     report.memory = row
 }
 

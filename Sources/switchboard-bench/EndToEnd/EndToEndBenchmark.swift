@@ -5,8 +5,10 @@ import SwitchboardHooks
 import SwitchboardServer
 import SwitchboardWire
 
-/// Messages per second stored and delivered, and send-to-receipt latency, over loopback
-/// WebSockets speaking protobuf, with and without hooks, in one run.
+/// Messages per second stored and delivered, send-to-receipt latency, and the server's CPU
+/// time per message and per delivery, over loopback WebSockets speaking protobuf, with and
+/// without hooks, in one run. The server runs in a child process so that its CPU time is
+/// its own; the clients share the machine with it.
 struct EndToEndBenchmark {
     struct Row: Encodable {
         var name: String
@@ -14,6 +16,10 @@ struct EndToEndBenchmark {
         var deliveriesPerSecond: Double
         var p50Milliseconds: Double
         var p99Milliseconds: Double
+        /// Server CPU time (user and system, all threads) over the sending and the drain
+        /// after it, divided by messages acknowledged and by deliveries.
+        var cpuMicrosecondsPerMessage: Double
+        var cpuMicrosecondsPerDelivery: Double
         /// Sends refused or never acknowledged, and acknowledged messages never delivered, over
         /// all rounds: must be 0.
         var failed: Int
@@ -61,58 +67,49 @@ struct EndToEndBenchmark {
 
     private func measure(_ scenario: Scenario) async throws -> Row {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-e2e-\(UUID().uuidString)").path
-        var config = ServerConfig()
-        config.port = 0
-        config.dataDirectory = directory
-        config.hooksDirectory = directory + "/hooks"
-        config.keywordFilter = nil
-        try FileManager.default.createDirectory(atPath: config.hooksDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let hooksDirectory = directory + "/hooks"
+        try FileManager.default.createDirectory(atPath: hooksDirectory, withIntermediateDirectories: true)
         if scenario.hooks {
-            try HookCostBenchmark.realisticScript.write(toFile: config.hooksDirectory + "/realistic.js", atomically: true, encoding: .utf8)
-            let words = directory + "/keywords.txt"
-            try (KeywordBenchmark.words(1000) + ["darn"]).joined(separator: "\n").write(toFile: words, atomically: true, encoding: .utf8)
-            config.keywordFilter = .init(file: words)
+            try HookCostBenchmark.realisticScript.write(toFile: hooksDirectory + "/realistic.js", atomically: true, encoding: .utf8)
+            try (KeywordBenchmark.words(1000) + ["darn"]).joined(separator: "\n").write(toFile: directory + "/keywords.txt", atomically: true, encoding: .utf8)
         }
-        let application = try SwitchboardApplication(config: config, logger: logger)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let group = try await application.serviceGroup { portContinuation.yield($0) }
-        let server = Task { try await group.run() }
-        var bound = 0
-        for await listening in ports { bound = listening; break }
-        let port = bound
+        let server = try await ServerProcess(directory: directory)
+        defer { server.stop() }
+        let port = server.port
 
         let tally = Tally()
-        let deadline = ContinuousClock.now + duration
-        // Receivers first, online before anything is sent.
-        var receivers: [[String]] = []
+        // Receivers first, online before anything is sent; then each sender logs in and starts
+        // its conversation, all before the clock starts.
         var listening: [Task<Void, Never>] = []
-        for sender in 0..<scenario.senders {
-            let names = (0..<scenario.receiversEach).map { "r\(sender)-\($0)" }
-            receivers.append(names)
+        var senders: [Sender] = []
+        for index in 0..<scenario.senders {
+            let names = (0..<scenario.receiversEach).map { "r\(index)-\($0)" }
             for name in names {
                 let client = try await BenchClient.connect(port: port)
                 var stream = client.received.makeAsyncIterator()
                 try await Self.login(name, client, &stream)
                 listening.append(Task { [stream] in await Self.receive(client, stream, tally) })
             }
+            senders.append(try await Sender.start(as: "s\(index)", with: names, port: port))
         }
-        let hooksDirectory = config.hooksDirectory
         let reloading = scenario.reloadEvery.map { every in
             Task { await Self.rewriteScripts(in: hooksDirectory, every: every, tally: tally) }
         }
-        try await withThrowingTaskGroup(of: Void.self) { senders in
-            for (index, names) in receivers.enumerated() {
-                senders.addTask { try await Self.send(as: "s\(index)", to: names, port: port, until: deadline, tally: tally) }
+        let cpuBefore = try server.cpuSeconds()
+        let deadline = ContinuousClock.now + duration
+        await withTaskGroup(of: Void.self) { group in
+            for sender in senders {
+                group.addTask { await sender.send(until: deadline, tally: tally) }
             }
-            try await senders.waitForAll()
         }
         reloading?.cancel()
         // What was acknowledged has a moment to arrive.
         try await Task.sleep(for: .milliseconds(500))
+        let cpu = try server.cpuSeconds() - cpuBefore
+        for sender in senders { sender.client.close() }
         for task in listening { task.cancel() }
-        await group.triggerGracefulShutdown()
-        _ = try? await server.value
-        try? FileManager.default.removeItem(atPath: directory)
+        server.stop()
 
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         let counts = tally.counts
@@ -120,6 +117,7 @@ struct EndToEndBenchmark {
         return Row(
             name: scenario.name, messagesPerSecond: Double(counts.acked) / seconds, deliveriesPerSecond: Double(counts.delivered) / seconds,
             p50Milliseconds: latency.median.microseconds / 1000, p99Milliseconds: latency.p99.microseconds / 1000,
+            cpuMicrosecondsPerMessage: cpu * 1e6 / Double(max(counts.acked, 1)), cpuMicrosecondsPerDelivery: cpu * 1e6 / Double(max(counts.delivered, 1)),
             failed: counts.failed, lost: max(0, counts.acked * scenario.receiversEach - counts.delivered), scriptReloads: counts.reloads
         )
     }
@@ -156,39 +154,6 @@ struct EndToEndBenchmark {
             client.send(ack)
         }
         client.close()
-    }
-
-    /// Sends typed text messages one after another, each once the previous is acknowledged.
-    private static func send(as clientID: String, to members: [String], port: Int, until deadline: ContinuousClock.Instant, tally: Tally) async throws {
-        let client = try await BenchClient.connect(port: port)
-        defer { client.close() }
-        var stream = client.received.makeAsyncIterator()
-        try await login(clientID, client, &stream)
-        var start = GenericCommand()
-        start.cmd = .conv
-        start.op = .start
-        start.i = 2
-        start.convMessage.m = members
-        client.send(start)
-        var cid = ""
-        while let reply = await stream.next() {
-            if reply.cmd == .conv, reply.op == .started { cid = reply.convMessage.cid; break }
-        }
-        var serial: Int32 = 3
-        while ContinuousClock.now < deadline {
-            var direct = GenericCommand()
-            direct.cmd = .direct
-            direct.i = serial
-            direct.directMessage.cid = cid
-            direct.directMessage.msg = #"{"_lctype":-1,"_lctext":"well darn it, see you at noon \#(DispatchTime.now().uptimeNanoseconds)"}"#
-            client.send(direct)
-            serial += 1
-            while let reply = await stream.next() {
-                guard reply.cmd == .ack else { continue }
-                tally.sent(accepted: !reply.ackMessage.hasCode)
-                break
-            }
-        }
     }
 
     private static func rewriteScripts(in directory: String, every interval: Duration, tally: Tally) async {
@@ -229,5 +194,47 @@ final class Tally: Sendable {
 
     func reloaded() {
         state.withLock { $0.reloads += 1 }
+    }
+}
+
+/// A client logged in with a conversation started, ready to send.
+private struct Sender: Sendable {
+    let client: BenchClient
+    let cid: String
+
+    static func start(as clientID: String, with members: [String], port: Int) async throws -> Sender {
+        let client = try await BenchClient.connect(port: port)
+        var stream = client.received.makeAsyncIterator()
+        try await EndToEndBenchmark.login(clientID, client, &stream)
+        var start = GenericCommand()
+        start.cmd = .conv
+        start.op = .start
+        start.i = 2
+        start.convMessage.m = members
+        client.send(start)
+        while let reply = await stream.next() {
+            if reply.cmd == .conv, reply.op == .started { return Sender(client: client, cid: reply.convMessage.cid) }
+        }
+        throw BenchClient.Closed()
+    }
+
+    /// Sends typed text messages one after another, each once the previous is acknowledged.
+    func send(until deadline: ContinuousClock.Instant, tally: Tally) async {
+        var stream = client.received.makeAsyncIterator()
+        var serial: Int32 = 3
+        while ContinuousClock.now < deadline {
+            var direct = GenericCommand()
+            direct.cmd = .direct
+            direct.i = serial
+            direct.directMessage.cid = cid
+            direct.directMessage.msg = #"{"_lctype":-1,"_lctext":"well darn it, see you at noon \#(DispatchTime.now().uptimeNanoseconds)"}"#
+            client.send(direct)
+            serial += 1
+            while let reply = await stream.next() {
+                guard reply.cmd == .ack else { continue }
+                tally.sent(accepted: !reply.ackMessage.hasCode)
+                break
+            }
+        }
     }
 }
