@@ -7,6 +7,8 @@ public final class SQLiteStore: MessageStore {
     private let pool: DatabasePool
     private let writer: BatchedWriter
     private let fileGuard: DatabaseFileGuard
+    /// Conversations with their members, read on every message sent.
+    private let cache = ConversationCache(capacity: 100_000)
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -37,12 +39,12 @@ public final class SQLiteStore: MessageStore {
     // MARK: Conversations
 
     public func createConversation(_ conversation: Conversation) async throws {
-        try await writer.write { db in
-            try Self.insert(conversation, db)
-        }
+        try await saveConversation(conversation)
     }
 
     public func saveConversation(_ conversation: Conversation) async throws {
+        // Dropped even when the write fails: it may have failed after its commit.
+        defer { cache.invalidate([conversation.id]) }
         try await writer.write { db in
             try Self.insert(conversation, db)
         }
@@ -81,26 +83,27 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func deleteConversations(expiredBefore time: Int64) async throws -> Int {
-        try await writer.write { db in
-            try Self.deleteConversations(db, where: "expires_at < ?", arguments: [time])
-        }
+        try await deleteConversations(where: "expires_at < ?", arguments: [time])
     }
 
     public func deleteConversation(id: String) async throws {
-        try await writer.write { db in
-            _ = try Self.deleteConversations(db, where: "id = ?", arguments: [id])
-        }
+        _ = try await deleteConversations(where: "id = ?", arguments: [id])
     }
 
     /// Deletes the conversations `condition` selects with their messages and receipt
     /// positions (queued copies go with their messages, members with their conversation, by
     /// cascade); returns how many.
-    private static func deleteConversations(_ db: Database, where condition: String, arguments: StatementArguments) throws -> Int {
+    private func deleteConversations(where condition: String, arguments: StatementArguments) async throws -> Int {
         let selected = "SELECT id FROM conversation WHERE \(condition)"
-        try db.executeCached(sql: "DELETE FROM message WHERE conversation_id IN (\(selected))", arguments: arguments)
-        try db.executeCached(sql: "DELETE FROM receipt_position WHERE conversation_id IN (\(selected))", arguments: arguments)
-        try db.executeCached(sql: "DELETE FROM conversation WHERE \(condition)", arguments: arguments)
-        return db.changesCount
+        let ids = try await writer.write { db in
+            let ids = try String.fetchAll(db, sql: selected, arguments: arguments)
+            try db.executeCached(sql: "DELETE FROM message WHERE conversation_id IN (\(selected))", arguments: arguments)
+            try db.executeCached(sql: "DELETE FROM receipt_position WHERE conversation_id IN (\(selected))", arguments: arguments)
+            try db.executeCached(sql: "DELETE FROM conversation WHERE \(condition)", arguments: arguments)
+            return ids
+        }
+        cache.invalidate(ids)
+        return ids.count
     }
 
     public func conversation(id: String) async throws -> Conversation? {
@@ -114,10 +117,15 @@ public final class SQLiteStore: MessageStore {
     }
 
     public func conversations(ids: [String]) async throws -> [Conversation] {
-        guard !ids.isEmpty else { return [] }
-        return try await read { db in
-            try Self.conversations(db, sql: "SELECT * FROM conversation WHERE id IN \(Self.placeholders(ids.count))", arguments: Self.padded(ids))
+        var seen = Set<String>()
+        let (found, missing) = cache.lookUp(ids.filter { seen.insert($0).inserted })
+        guard !missing.isEmpty else { return found }
+        let start = cache.beginRead()
+        let read = try await read { db in
+            try Self.conversations(db, sql: "SELECT * FROM conversation WHERE id IN \(Self.placeholders(missing.count))", arguments: Self.padded(missing))
         }
+        cache.fill(read, readSince: start)
+        return found + read
     }
 
     public func conversations(withAnyMember members: [String]) async throws -> [Conversation] {
@@ -143,7 +151,8 @@ public final class SQLiteStore: MessageStore {
     // MARK: Messages
 
     public func append(_ message: Message, queueFor recipients: [String]) async throws -> Message {
-        try await writer.write { db in
+        defer { cache.messageStored(in: message.conversationID, at: message.timestamp) }
+        return try await writer.write { db in
             let (text, bytes) = RowMapping.columns(message.content)
             try db.executeCached(
                 sql: """
@@ -583,7 +592,12 @@ public final class SQLiteStore: MessageStore {
             "blocked", "created_at", "updated_at", "last_message_at", "expires_at",
         ]
         return "INSERT INTO conversation (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-            + " ON CONFLICT(id) DO UPDATE SET " + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            + " ON CONFLICT(id) DO UPDATE SET " + columns.dropFirst().map { column in
+                // The copy saved may have been read before a message was stored: never back.
+                column == "last_message_at"
+                    ? "last_message_at = COALESCE(MAX(last_message_at, excluded.last_message_at), last_message_at, excluded.last_message_at)"
+                    : "\(column) = excluded.\(column)"
+            }.joined(separator: ", ")
     }()
 
     /// Writes the conversation's row (over the one already there, if any), then its members.
@@ -647,9 +661,11 @@ public final class SQLiteStore: MessageStore {
     }
 
     private static func padded(_ values: [some DatabaseValueConvertible]) -> StatementArguments {
-        var arguments = StatementArguments(values)
-        arguments += StatementArguments(Array(repeating: DatabaseValue.null, count: listLength(values.count) - values.count))
-        return arguments
+        // As optional existentials: GRDB's initializer for a sequence of one type builds a key
+        // path at run time on every call, a few per cent of a message's CPU time.
+        var list = values.map { $0 as (any DatabaseValueConvertible)? }
+        list += repeatElement(nil, count: listLength(values.count) - values.count)
+        return StatementArguments(list)
     }
 
     /// Lists longer than this are split by the caller: well below SQLite's limit on
