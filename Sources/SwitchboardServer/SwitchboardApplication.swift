@@ -160,6 +160,7 @@ public struct SwitchboardApplication: Sendable {
                         await core.deleteExpiredConversations()
                         await core.forgetStaleDevices(retention: .seconds(config.deviceRetentionDays * 86_400))
                     }),
+                    .init(service: RecurringService(interval: .seconds(1)) { [gateway] in gateway.closeIdleConnections() }),
                     .init(service: GoodbyeService(gateway: gateway)),
                 ],
                 gracefulShutdownSignals: signals,

@@ -23,10 +23,12 @@ final class WebSocketGateway: Sendable {
         var closeGrace: Duration = .seconds(2)
     }
 
-    /// An open connection: its queue, and its socket for when the queue cannot get through.
+    /// An open connection: its queue, its socket for when the queue cannot get through, and
+    /// when it last spoke.
     private struct Open: Sendable {
         var outbox: WebSocketOutbox
         var channel: any Channel
+        var activity: ConnectionActivity
     }
 
     private let core: MessagingCore
@@ -35,7 +37,8 @@ final class WebSocketGateway: Sendable {
     /// Connections closed because they did not read what was sent to them.
     private let slowClientsDropped: Counter
     private let nextConnectionID = Atomic<UInt64>(1)
-    /// Every open connection, so shutdown can say `goaway` to each.
+    /// Every open connection, so shutdown can say `goaway` to each and the idle sweep can
+    /// close the silent.
     private let open = Mutex<[UInt64: Open]>([:])
 
     init(core: MessagingCore, limits: Limits, metrics: HookMetrics, logger: Logger) {
@@ -86,12 +89,11 @@ final class WebSocketGateway: Sendable {
         }
         let connection = Connection(id: id, outbox: outbox, remoteAddress: remoteAddress)
         let activity = ConnectionActivity()
-        open.withLock { $0[id] = Open(outbox: outbox, channel: channel) }
+        open.withLock { $0[id] = Open(outbox: outbox, channel: channel, activity: activity) }
         logger.debug("connection opened", metadata: ["connection": "\(id)", "address": "\(remoteAddress)", "protocol": "\(codec.subprotocol.rawValue)"])
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await Self.write(outbox, to: outbound, codec: codec) }
-            group.addTask { await self.watch(activity, outbox: outbox, channel: channel) }
             await read(inbound, codec: codec, connection: connection, activity: activity)
             outbox.close()
             group.cancelAll()
@@ -148,22 +150,25 @@ final class WebSocketGateway: Sendable {
         }
     }
 
-    /// Closes connections that say nothing for too long, or never open a session.
-    private func watch(_ activity: ConnectionActivity, outbox: WebSocketOutbox, channel: any Channel) async {
-        let started = ContinuousClock.now
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
-            let now = ContinuousClock.now
-            if !activity.hasLoggedIn, now - started > limits.loginTimeout {
-                outbox.send(.error(.loginTimeout, detail: "no session opened in time"))
-                close(outbox, channel: channel)
-                return
+    /// Closes connections that said nothing for too long, or never opened a session. One
+    /// sweep over all of them a second rather than a timer each: an idle connection then
+    /// costs no task and no wake-up of its own.
+    func closeIdleConnections(now: ContinuousClock.Instant = .now) {
+        let connections = open.withLock { Array($0.values) }
+        for connection in connections {
+            let activity = connection.activity
+            let error: GenericCommand
+            if !activity.hasLoggedIn, now - activity.opened > limits.loginTimeout {
+                error = .error(.loginTimeout, detail: "no session opened in time")
+            } else if now - activity.lastSeen > limits.idleTimeout {
+                error = .error(.readTimeout, detail: "connection idle")
+            } else {
+                continue
             }
-            if now - activity.lastSeen > limits.idleTimeout {
-                outbox.send(.error(.readTimeout, detail: "connection idle"))
-                close(outbox, channel: channel)
-                return
-            }
+            // Closing takes up to `closeGrace`: the next sweeps leave it be.
+            guard activity.beginClosing() else { continue }
+            connection.outbox.send(error)
+            close(connection.outbox, channel: connection.channel)
         }
     }
 
