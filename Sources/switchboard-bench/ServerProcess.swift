@@ -13,6 +13,9 @@ final class ServerProcess {
 
     let port: Int
     private let process: Process
+    /// The child's standard input: it ends when this process does, however it ends, and
+    /// the child with it.
+    private let lifeline = Pipe()
 
     init(directory: String) async throws {
         process = Process()
@@ -20,6 +23,7 @@ final class ServerProcess {
         process.arguments = [Self.argument, directory]
         let output = Pipe()
         process.standardOutput = output
+        process.standardInput = lifeline
         try process.run()
         do {
             port = try await Self.readPort(from: output.fileHandleForReading)
@@ -84,7 +88,7 @@ final class ServerProcess {
     }
 
     /// The child's side: a server with default settings that prints its port and runs until
-    /// SIGTERM ends the process.
+    /// SIGTERM or the end of its standard input ends the process.
     static func serve(directory: String) async throws {
         var config = ServerConfig()
         config.port = 0
@@ -92,6 +96,10 @@ final class ServerProcess {
         config.hooksDirectory = directory + "/hooks"
         let keywords = directory + "/keywords.txt"
         config.keywordFilter = FileManager.default.fileExists(atPath: keywords) ? .init(file: keywords) : nil
+        Thread.detachNewThread {
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            exit(0)
+        }
         var logger = Logger(label: "switchboard-bench-server")
         logger.logLevel = .critical
         let application = try SwitchboardApplication(config: config, logger: logger)
