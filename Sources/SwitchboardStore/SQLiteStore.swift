@@ -325,12 +325,12 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
-    public func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [Message] {
+    public func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [AcknowledgedMessage] {
         guard !messageIDs.isEmpty else { return [] }
         return try await acknowledge(device, messagesWhere: "message.id IN \(Self.placeholders(messageIDs.count))", Self.padded(messageIDs))
     }
 
-    public func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message] {
+    public func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [AcknowledgedMessage] {
         try await acknowledge(
             device, messagesWhere: "message.conversation_id = ? AND message.timestamp BETWEEN ? AND ?",
             [conversationID, range.lowerBound, range.upperBound]
@@ -339,18 +339,20 @@ public final class SQLiteStore: MessageStore {
 
     /// Takes the matching messages off the device's queue and moves its client's delivered
     /// position in their conversations past them.
-    private func acknowledge(_ device: DeviceAddress, messagesWhere condition: String, _ arguments: StatementArguments) async throws -> [Message] {
+    private func acknowledge(_ device: DeviceAddress, messagesWhere condition: String, _ arguments: StatementArguments) async throws -> [AcknowledgedMessage] {
         try await writer.write { db in
             let rows = try Row.fetchAll(
                 db,
                 cachedSQL: """
-                    SELECT message.* FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
+                    SELECT message.seq, message.id, message.conversation_id, message.sender, message.timestamp, message.wants_receipt
+                    FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
                     WHERE device_inbox.client_id = ? AND device_inbox.device_key = ? AND \(condition)
                     """,
                 arguments: [device.clientID, device.key] + arguments
             )
             guard !rows.isEmpty else { return [] }
-            let seqs: [Int64] = rows.map { $0["seq"] }
+            // By position: the columns are the ones selected above.
+            let seqs: [Int64] = rows.map { $0[0] }
             // A time range can cover more messages than one statement takes placeholders.
             for start in stride(from: 0, to: seqs.count, by: Self.maxListLength) {
                 let chunk = Array(seqs[start..<min(start + Self.maxListLength, seqs.count)])
@@ -359,7 +361,7 @@ public final class SQLiteStore: MessageStore {
                     arguments: [device.clientID, device.key] + Self.padded(chunk)
                 )
             }
-            let messages = rows.map(RowMapping.message)
+            let messages = rows.map { AcknowledgedMessage(id: $0[1], conversationID: $0[2], from: $0[3], timestamp: $0[4], wantsReceipt: $0[5]) }
             var newest: [String: Int64] = [:]
             for message in messages { newest[message.conversationID] = max(newest[message.conversationID] ?? 0, message.timestamp) }
             for (conversationID, timestamp) in newest {

@@ -46,12 +46,12 @@ public protocol MessageStore: Sendable {
     func messagesToDeliver(to device: DeviceAddress, seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message]
     /// Takes acknowledged messages off the device's queue and moves its client's delivered
     /// position past them; returns the messages that were still queued for it.
-    func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [Message]
+    func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [AcknowledgedMessage]
     /// Leaves at most the newest `count` messages of each conversation in the device's
     /// queue; the older ones stay in history only.
     func trimQueue(of device: DeviceAddress, keepingPerConversation count: Int) async throws
     /// Acknowledges a conversation's messages with timestamps in `range`, as SDKs ack in batches.
-    func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [Message]
+    func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [AcknowledgedMessage]
     /// Records that `device` was seen (a login or a disconnect) and returns when it was seen
     /// before, nil for a new device; messages are queued for it from its first login on. A
     /// client's first named device takes over what was queued before the client ever logged in.

@@ -20,7 +20,7 @@ struct ReceiptCommands: Sendable {
         // Acks are the device's: its other devices still receive what it acknowledged.
         guard let device = context.presence.session(clientID: clientID, connectionID: connection.id)?.device else { return nil }
         let ack = request.ackMessage
-        var acknowledged: [Message] = []
+        var acknowledged: [AcknowledgedMessage] = []
         if ack.hasCid, ack.hasFromts, ack.hasTots, ack.fromts <= ack.tots {
             acknowledged += try await context.store.acknowledge(device, conversationID: ack.cid, timestamps: ack.fromts...ack.tots)
         }
@@ -95,7 +95,7 @@ struct ReceiptCommands: Sendable {
         return reply
     }
 
-    private func sendDeliveryReceipts(for messages: [Message], deliveredTo clientID: String) async throws {
+    private func sendDeliveryReceipts(for messages: [AcknowledgedMessage], deliveredTo clientID: String) async throws {
         guard !messages.isEmpty else { return }
         let conversations = try await context.store.conversations(ids: Array(Set(messages.map(\.conversationID))))
         let small = Set(conversations.filter { $0.members.count <= Self.receiptMembersLimit }.map(\.id))
