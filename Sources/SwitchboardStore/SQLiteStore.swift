@@ -151,8 +151,20 @@ public final class SQLiteStore: MessageStore {
     // MARK: Messages
 
     public func append(_ message: Message, queueFor recipients: [String]) async throws -> Message {
-        defer { cache.messageStored(in: message.conversationID, at: message.timestamp) }
-        return try await writer.write { db in
+        do {
+            let stored = try await insert(message, queueFor: recipients)
+            // A copy sent again keeps the first one's time, which is what the row has.
+            cache.messageStored(in: message.conversationID, at: stored.timestamp)
+            return stored
+        } catch {
+            // It may have failed after its commit.
+            cache.invalidate([message.conversationID])
+            throw error
+        }
+    }
+
+    private func insert(_ message: Message, queueFor recipients: [String]) async throws -> Message {
+        try await writer.write { db in
             let (text, bytes) = RowMapping.columns(message.content)
             try db.executeCached(
                 sql: """

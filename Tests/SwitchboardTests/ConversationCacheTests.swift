@@ -88,6 +88,22 @@ import Testing
         #expect(try await store.conversations(ids: [temporary.id, temporary.id]).isEmpty)
     }
 
+    /// A message sent again after a lost ack is not stored twice, and the conversation keeps
+    /// the first copy's time.
+    @Test func aMessageSentAgainLeavesTheLastMessageTimeAtTheFirstCopy() async throws {
+        let store = try store()
+        let stored = conversation()
+        try await store.createConversation(stored)
+        #expect(try await store.conversation(id: stored.id) != nil)
+        let first = Message(id: Identifiers.messageID(), conversationID: stored.id, from: "alice", content: .text("hi"), timestamp: 500, clientToken: "t1")
+        var again = first
+        again.id = Identifiers.messageID()
+        again.timestamp = 900
+        _ = try await store.append(first, queueFor: ["bob"])
+        #expect(try await store.append(again, queueFor: ["bob"]).id == first.id)
+        #expect(try await store.conversation(id: stored.id)?.lastMessageAt == 500)
+    }
+
     /// A change saved from a copy read before a message must not take the conversation's
     /// last message time back.
     @Test func savingAnOlderCopyKeepsTheLastMessageTime() async throws {
