@@ -34,6 +34,9 @@ struct EndToEndBenchmark {
         var receiversEach: Int
         var hooks: Bool
         var reloadEvery: Duration?
+        /// Receivers acknowledge every message on its own instead of batching their acks once
+        /// a second as the JavaScript SDK does.
+        var acksEachMessage = false
     }
 
     let duration: Duration
@@ -43,9 +46,11 @@ struct EndToEndBenchmark {
     let logger: Logger
 
     func run() async throws -> [Row] {
+        // The first two are compared: what the hooks cost.
         let scenarios = [
             Scenario(name: "one-to-one, no hooks", senders: pairs, receiversEach: 1, hooks: false),
             Scenario(name: "one-to-one, JS hook + keyword filter", senders: pairs, receiversEach: 1, hooks: true),
+            Scenario(name: "one-to-one, no hooks, an ack per message", senders: pairs, receiversEach: 1, hooks: false, acksEachMessage: true),
             Scenario(name: "one-to-one, hooks, scripts rewritten every 100 ms", senders: pairs, receiversEach: 1, hooks: true, reloadEvery: .milliseconds(100)),
             Scenario(name: "group of \(groupSize), no hooks", senders: 1, receiversEach: groupSize - 1, hooks: false),
             Scenario(name: "group of \(groupSize), JS hook + keyword filter", senders: 1, receiversEach: groupSize - 1, hooks: true),
@@ -89,7 +94,8 @@ struct EndToEndBenchmark {
                 let client = try await BenchClient.connect(port: port)
                 var stream = client.received.makeAsyncIterator()
                 try await Self.login(name, client, &stream)
-                listening.append(Task { [stream] in await Self.receive(client, stream, tally) })
+                let acks = scenario.acksEachMessage ? nil : AckThrottle(client: client)
+                listening.append(Task { [stream] in await Self.receive(client, stream, acks, tally) })
             }
             senders.append(try await Sender.start(as: "s\(index)", with: names, port: port))
         }
@@ -104,8 +110,9 @@ struct EndToEndBenchmark {
             }
         }
         reloading?.cancel()
-        // What was acknowledged has a moment to arrive.
-        try await Task.sleep(for: .milliseconds(500))
+        // What was acknowledged has a moment to arrive, and the receivers' last batched acks
+        // go out (their cost counts).
+        try await Task.sleep(for: AckThrottle.interval + .milliseconds(500))
         let cpu = try server.cpuSeconds() - cpuBefore
         for sender in senders { sender.client.close() }
         for task in listening { task.cancel() }
@@ -137,8 +144,9 @@ struct EndToEndBenchmark {
         throw BenchClient.Closed()
     }
 
-    /// Acknowledges each message as an SDK does and records how long it took to arrive.
-    private static func receive(_ client: BenchClient, _ stream: AsyncStream<GenericCommand>.Iterator, _ tally: Tally) async {
+    /// Records how long each message took to arrive and acknowledges it: through `acks` as the
+    /// JavaScript SDK does, or, without it, each message at once.
+    private static func receive(_ client: BenchClient, _ stream: AsyncStream<GenericCommand>.Iterator, _ acks: AckThrottle?, _ tally: Tally) async {
         var stream = stream
         while !Task.isCancelled, let command = await stream.next() {
             guard command.cmd == .direct else { continue }
@@ -146,12 +154,11 @@ struct EndToEndBenchmark {
             if let sentAt = direct.msg.split(separator: " ").last.flatMap({ UInt64($0.prefix { $0.isNumber }) }) {
                 tally.delivered(after: .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - sentAt)))
             }
-            var ack = GenericCommand()
-            ack.cmd = .ack
-            ack.ackMessage.cid = direct.cid
-            ack.ackMessage.fromts = direct.timestamp
-            ack.ackMessage.tots = direct.timestamp
-            client.send(ack)
+            if let acks {
+                acks.acknowledge(direct)
+            } else {
+                client.send(AckThrottle.ack(direct.cid, direct.timestamp...direct.timestamp))
+            }
         }
         client.close()
     }
