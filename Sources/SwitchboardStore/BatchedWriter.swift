@@ -2,9 +2,11 @@ import GRDB
 import Synchronization
 
 /// Runs the store's writes in shared transactions. Writes that arrive while a transaction is
-/// committing go together into the next one, each in its own savepoint, so one failing write
-/// does not undo the others. Under load many small commits (and as many hops to the writer
-/// thread) become a few large ones; an idle store writes at once. Every caller hears back
+/// committing go together into the next one. Under load many small commits (and as many hops
+/// to the writer thread) become a few large ones; an idle store writes at once. One failing
+/// write must not undo the others: if one fails, the transaction is rolled back and the
+/// writes run again, each in its own savepoint. They do not start in savepoints because a
+/// savepoint costs about as much as the small write it wraps, and writes rarely fail. Every caller hears back
 /// only after the transaction holding its write has committed, and only while the file
 /// committed to is still the database's (see `DatabaseFileGuard`).
 ///
@@ -48,9 +50,7 @@ final class BatchedWriter: Sendable {
                     try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
                     diskWasFull.store(false, ordering: .relaxed)
                 }
-                let failures = try await pool.write { db in
-                    jobs.compactMap { $0.run(db) }
-                }
+                let failures = try await run(jobs)
                 try fileGuard.check()
                 if failures.contains(where: Self.isDiskFull) { diskWasFull.store(true, ordering: .relaxed) }
                 for job in jobs { job.finish(committing: nil) }
@@ -61,6 +61,24 @@ final class BatchedWriter: Sendable {
         }
     }
 
+    /// Runs the jobs in one transaction and returns the errors of those that failed.
+    private func run(_ jobs: [any BatchedWrite]) async throws -> [any Error] {
+        do {
+            return try await pool.write { db in
+                for job in jobs {
+                    if job.run(db, inSavepoint: false) != nil { throw OneWriteFailed() }
+                }
+                return []
+            }
+        } catch is OneWriteFailed {
+            return try await pool.write { db in
+                jobs.compactMap { $0.run(db, inSavepoint: true) }
+            }
+        }
+    }
+
+    private struct OneWriteFailed: Error {}
+
     private static func isDiskFull(_ error: any Error) -> Bool {
         (error as? DatabaseError)?.resultCode == .SQLITE_FULL
     }
@@ -68,8 +86,9 @@ final class BatchedWriter: Sendable {
 
 /// One caller's write inside a shared transaction.
 private protocol BatchedWrite: Sendable {
-    /// Runs the write in a savepoint and keeps its result; returns its error, if it failed.
-    func run(_ db: Database) -> (any Error)?
+    /// Runs the write, in a savepoint if asked, and keeps its result; returns its error, if
+    /// it failed.
+    func run(_ db: Database, inSavepoint: Bool) -> (any Error)?
     /// Answers the caller once the transaction is over: its result, or why the commit failed.
     func finish(committing error: (any Error)?)
 }
@@ -84,8 +103,9 @@ private final class WriteJob<Value: Sendable>: BatchedWrite {
         self.continuation = continuation
     }
 
-    func run(_ db: Database) -> (any Error)? {
+    func run(_ db: Database, inSavepoint: Bool) -> (any Error)? {
         let outcome = Result { () throws -> Value in
+            guard inSavepoint else { return try work(db) }
             var value: Value?
             try db.inSavepoint {
                 value = try work(db)
