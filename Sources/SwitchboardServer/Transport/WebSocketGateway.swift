@@ -81,23 +81,24 @@ final class WebSocketGateway: Sendable {
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, codec: FrameCodec, remoteAddress: String
     ) async {
         let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-        let outbox = WebSocketOutbox(capacity: limits.outboundQueue) { [logger, slowClientsDropped] in
-            // It is not reading, so no close frame would reach it: close the socket.
-            logger.warning("client too slow: outbound queue full, disconnected", metadata: ["connection": "\(id)"])
-            slowClientsDropped.increment()
-            channel.close(promise: nil)
-        }
+        let outbox = WebSocketOutbox(
+            channel: channel, codec: codec, capacity: limits.outboundQueue,
+            onOverflow: { [logger, slowClientsDropped] in
+                // It is not reading, so no close frame would reach it: close the socket.
+                logger.warning("client too slow: outbound queue full, disconnected", metadata: ["connection": "\(id)"])
+                slowClientsDropped.increment()
+                channel.close(promise: nil)
+            },
+            // The socket is gone if this fails; the reader sees it too and ends the connection.
+            sendClose: { try? await outbound.close(.normalClosure, reason: nil) }
+        )
         let connection = Connection(id: id, outbox: outbox, remoteAddress: remoteAddress)
         let activity = ConnectionActivity()
         open.withLock { $0[id] = Open(outbox: outbox, channel: channel, activity: activity) }
         logger.debug("connection opened", metadata: ["connection": "\(id)", "address": "\(remoteAddress)", "protocol": "\(codec.subprotocol.rawValue)"])
 
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await Self.write(outbox, to: outbound, codec: codec) }
-            await read(inbound, codec: codec, connection: connection, activity: activity)
-            outbox.close()
-            group.cancelAll()
-        }
+        await read(inbound, codec: codec, connection: connection, activity: activity)
+        outbox.close()
 
         open.withLock { $0[id] = nil }
         await core.connectionClosed(connection, silentFor: ContinuousClock.now - activity.lastSeen)
@@ -125,28 +126,6 @@ final class WebSocketGateway: Sendable {
             }
         } catch {
             logger.debug("connection read ended", metadata: ["connection": "\(connection.id)", "error": "\(error)"])
-        }
-    }
-
-    private static func write(_ outbox: WebSocketOutbox, to outbound: WebSocketOutboundWriter, codec: FrameCodec) async {
-        do {
-            for await item in outbox.items {
-                switch item {
-                case .command(let command):
-                    switch codec.encode(command) {
-                    case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
-                    case .text(let text): try await outbound.write(.text(text))
-                    }
-                    outbox.written()
-                case .close:
-                    try await outbound.close(.normalClosure, reason: nil)
-                    return
-                }
-            }
-            // The queue overflowed (or the connection is done): close.
-            try await outbound.close(.policyViolation, reason: "client too slow")
-        } catch {
-            // The socket is gone; the reader sees it too and ends the connection.
         }
     }
 
