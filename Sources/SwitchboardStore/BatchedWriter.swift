@@ -6,9 +6,9 @@ import Synchronization
 /// to the writer thread) become a few large ones; an idle store writes at once. One failing
 /// write must not undo the others: if one fails, the transaction is rolled back and the
 /// writes run again, each in its own savepoint. They do not start in savepoints because a
-/// savepoint costs about as much as the small write it wraps, and writes rarely fail. Every caller hears back
-/// only after the transaction holding its write has committed, and only while the file
-/// committed to is still the database's (see `DatabaseFileGuard`).
+/// savepoint costs about as much as the small write it wraps, and writes rarely fail. Every
+/// caller hears back only after the transaction holding its write has committed, and only
+/// while the file committed to is still the database's (see `DatabaseFileGuard`).
 ///
 /// After the disk fills, the write-ahead log must be emptied into the database and cut
 /// back before anything else is written: otherwise it grows into whatever space is freed,
