@@ -1,6 +1,5 @@
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -125,18 +124,12 @@ public struct SwitchboardApplication: Sendable {
         router.get("/v1/route") { request, _ in route.respond(to: request) }
         ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: router)
         ServerRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: router)
-        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: .seconds(Int64(config.httpIdleTimeoutSeconds))),
-            ws: .init(maxFrameSize: config.maxFrameBytes, autoPing: .disabled, closeTimeout: gateway.limits.closeGrace)
-        )
         let requestHeadDeadline = TimeAmount.seconds(Int64(config.requestHeadTimeoutSeconds))
         let app = Application(
             router: router,
-            server: HTTPServerBuilder { responder in
-                DeadlineHTTPChannel(
-                    inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration) { [gateway] request, channel, _ in
-                        gateway.shouldUpgrade(request, channel: channel)
-                    },
+            server: HTTPServerBuilder { [gateway, config] responder in
+                HTTPAndWebSocketChannel(
+                    responder: responder, gateway: gateway, httpIdleTimeout: .seconds(config.httpIdleTimeoutSeconds),
                     requestHeadDeadline: requestHeadDeadline
                 )
             },

@@ -1,8 +1,8 @@
 import Foundation
-import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
+import NIOWebSocket
 import Prometheus
 import Synchronization
 import SwitchboardCore
@@ -23,12 +23,13 @@ final class WebSocketGateway: Sendable {
         var closeGrace: Duration = .seconds(2)
     }
 
-    /// An open connection: its queue, its socket for when the queue cannot get through, and
-    /// when it last spoke.
+    /// An open connection: its queue, its socket for when the queue cannot get through, when
+    /// it last spoke, and what it sent that waits to be handled.
     private struct Open: Sendable {
         var outbox: WebSocketOutbox
         var channel: any Channel
         var activity: ConnectionActivity
+        var inbound: FrameQueue
     }
 
     private let core: MessagingCore
@@ -50,20 +51,79 @@ final class WebSocketGateway: Sendable {
         )
     }
 
-    /// Upgrades a request for `/` that offers one of LeanCloud's subprotocols (or none) and
-    /// serves the connection; anything else goes on to the HTTP routes.
-    ///
-    /// Decided here rather than with the router's `ws` route, whose request context keeps a
-    /// reference to itself: every connection's context, logger and socket were never freed
-    /// (about 4.6 KB a connection, measured with malloc_stats).
-    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-        let path = request.path.map { $0.prefix { $0 != "?" } }
-        let offered = request.headerFields[.secWebSocketProtocol]
-        guard path == "/", let chosen = Subprotocol.negotiate(offered: offered) else { return .dontUpgrade }
-        let address = channel.remoteAddress?.ipAddress ?? "unknown"
-        return .upgrade(offered != nil ? [.secWebSocketProtocol: chosen.rawValue] : [:]) { inbound, outbound, _ in
-            await self.serve(inbound: inbound, outbound: outbound, channel: channel, codec: FrameCodec(subprotocol: chosen), remoteAddress: address)
+    /// The response headers that accept a request's WebSocket upgrade, or nil to refuse it:
+    /// it must be for `/` and offer one of LeanCloud's subprotocols (or none).
+    func upgradeHeaders(for head: HTTPRequestHead) -> HTTPHeaders? {
+        guard let subprotocol = Self.subprotocol(for: head) else { return nil }
+        return head.headers.contains(name: "Sec-WebSocket-Protocol") ? ["Sec-WebSocket-Protocol": subprotocol.rawValue] : [:]
+    }
+
+    private static func subprotocol(for head: HTTPRequestHead) -> Subprotocol? {
+        guard head.uri.prefix(while: { $0 != "?" }) == "/" else { return nil }
+        let offered = head.headers["Sec-WebSocket-Protocol"]
+        return Subprotocol.negotiate(offered: offered.isEmpty ? nil : offered.joined(separator: ","))
+    }
+
+    /// Serves an upgraded connection: adds its handlers to `channel`'s pipeline (on its
+    /// event loop) and returns when the gateway has finished with it.
+    func serve(_ channel: any Channel, head: HTTPRequestHead) throws -> EventLoopFuture<Void> {
+        guard let subprotocol = Self.subprotocol(for: head) else { throw ChannelError.inappropriateOperationForState }
+        let codec = FrameCodec(subprotocol: subprotocol)
+        let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
+        let outbox = WebSocketOutbox(
+            channel: channel, codec: codec, capacity: limits.outboundQueue,
+            onOverflow: { [logger, slowClientsDropped] in
+                // It is not reading, so no close frame would reach it: close the socket.
+                logger.warning("client too slow: outbound queue full, disconnected", metadata: ["connection": "\(id)"])
+                slowClientsDropped.increment()
+                channel.close(promise: nil)
+            }
+        )
+        let remoteAddress = channel.remoteAddress?.ipAddress ?? "unknown"
+        let connection = Connection(id: id, outbox: outbox, remoteAddress: remoteAddress)
+        let activity = ConnectionActivity()
+
+        let finished = channel.eventLoop.makePromise(of: Void.self)
+        let queue = FrameQueue(
+            work: { [self] item in
+                switch item {
+                case .frame(let frame):
+                    await handle(frame, codec: codec, connection: connection, activity: activity)
+                case .end:
+                    outbox.close()
+                    open.withLock { $0[id] = nil }
+                    await core.connectionClosed(connection, silentFor: ContinuousClock.now - activity.lastSeen)
+                    logger.debug("connection closed", metadata: ["connection": "\(id)"])
+                    finished.succeed()
+                }
+            },
+            resumeReading: { channel.read() }
+        )
+        try channel.pipeline.syncOperations.addHandlers([
+            NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: Self.maxFragments, maxAccumulatedFrameSize: limits.maxFrameBytes
+            ),
+            WebSocketConnectionHandler(queue: queue, received: { activity.touch() }),
+        ])
+        open.withLock { $0[id] = Open(outbox: outbox, channel: channel, activity: activity, inbound: queue) }
+        logger.debug("connection opened", metadata: ["connection": "\(id)", "address": "\(remoteAddress)", "protocol": "\(subprotocol.rawValue)"])
+        return finished.futureResult
+    }
+
+    /// Fragments one message may come in; browsers and the SDKs send one.
+    private static let maxFragments = 256
+
+    private func handle(_ frame: Frame, codec: FrameCodec, connection: Connection, activity: ConnectionActivity) async {
+        let command: GenericCommand
+        do {
+            command = try codec.decode(frame)
+        } catch {
+            logger.notice("unparseable frame", metadata: ["connection": "\(connection.id)", "error": "\(error)"])
+            connection.outbox.send(.error(.unparseableRawMessage, detail: "\(error)"))
+            return
         }
+        if command.cmd == .session, command.op == .open { activity.loggedIn() }
+        await core.handle(command, on: connection)
     }
 
     /// Tells every connected client to reconnect elsewhere, then closes its connection.
@@ -77,64 +137,14 @@ final class WebSocketGateway: Sendable {
         }
     }
 
-    private func serve(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, codec: FrameCodec, remoteAddress: String
-    ) async {
-        let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-        let outbox = WebSocketOutbox(
-            channel: channel, codec: codec, capacity: limits.outboundQueue,
-            onOverflow: { [logger, slowClientsDropped] in
-                // It is not reading, so no close frame would reach it: close the socket.
-                logger.warning("client too slow: outbound queue full, disconnected", metadata: ["connection": "\(id)"])
-                slowClientsDropped.increment()
-                channel.close(promise: nil)
-            },
-            // The socket is gone if this fails; the reader sees it too and ends the connection.
-            sendClose: { try? await outbound.close(.normalClosure, reason: nil) }
-        )
-        let connection = Connection(id: id, outbox: outbox, remoteAddress: remoteAddress)
-        let activity = ConnectionActivity()
-        open.withLock { $0[id] = Open(outbox: outbox, channel: channel, activity: activity) }
-        logger.debug("connection opened", metadata: ["connection": "\(id)", "address": "\(remoteAddress)", "protocol": "\(codec.subprotocol.rawValue)"])
-
-        await read(inbound, codec: codec, connection: connection, activity: activity)
-        outbox.close()
-
-        open.withLock { $0[id] = nil }
-        await core.connectionClosed(connection, silentFor: ContinuousClock.now - activity.lastSeen)
-        logger.debug("connection closed", metadata: ["connection": "\(id)"])
-    }
-
-    private func read(_ inbound: WebSocketInboundStream, codec: FrameCodec, connection: Connection, activity: ConnectionActivity) async {
-        do {
-            for try await message in inbound.messages(maxSize: limits.maxFrameBytes) {
-                activity.touch()
-                let frame: Frame = switch message {
-                case .binary(let buffer): .binary(Array(buffer.readableBytesView))
-                case .text(let text): .text(text)
-                }
-                let command: GenericCommand
-                do {
-                    command = try codec.decode(frame)
-                } catch {
-                    logger.notice("unparseable frame", metadata: ["connection": "\(connection.id)", "error": "\(error)"])
-                    connection.outbox.send(.error(.unparseableRawMessage, detail: "\(error)"))
-                    continue
-                }
-                if command.cmd == .session, command.op == .open { activity.loggedIn() }
-                await core.handle(command, on: connection)
-            }
-        } catch {
-            logger.debug("connection read ended", metadata: ["connection": "\(connection.id)", "error": "\(error)"])
-        }
-    }
-
-    /// Closes connections that said nothing for too long, or never opened a session. One
-    /// sweep over all of them a second rather than a timer each: an idle connection then
-    /// costs no task and no wake-up of its own.
+    /// Closes connections that said nothing for too long, or never opened a session, and
+    /// lets go of the tasks of those with nothing to handle. One sweep over all of them a
+    /// second rather than a timer each: an idle connection then costs no task and no
+    /// wake-up of its own.
     func closeIdleConnections(now: ContinuousClock.Instant = .now) {
         let connections = open.withLock { Array($0.values) }
         for connection in connections {
+            connection.inbound.releaseIdleWorker()
             let activity = connection.activity
             let error: GenericCommand
             if !activity.hasLoggedIn, now - activity.opened > limits.loginTimeout {

@@ -11,9 +11,10 @@ import SwitchboardWire
 /// task woken for every frame made a message cost 1.1 to 1.3 times the CPU, and an idle
 /// connection held one.
 ///
-/// What waits unwritten is bounded. A client that stops reading lets frames pile up, and is
-/// disconnected (`onOverflow`) once `capacity` wait rather than let memory grow: what it
-/// missed is still queued in the store and is delivered again when it reconnects.
+/// What waits unwritten is bounded. A client that stops reading lets frames pile up in its
+/// channel, and is disconnected (`onOverflow`) once `capacity` wait there rather than let
+/// memory grow: what it missed is still queued in the store and is delivered again when it
+/// reconnects.
 final class WebSocketOutbox: Outbox {
     private let channel: any Channel
     private let codec: FrameCodec
@@ -21,30 +22,19 @@ final class WebSocketOutbox: Outbox {
     private let queued = Atomic<Int>(0)
     private let closed = Atomic<Bool>(false)
     private let onOverflow: @Sendable () -> Void
-    private let sendClose: @Sendable () async -> Void
 
     /// - Parameters:
     ///   - capacity: commands that may wait to be written.
     ///   - onOverflow: called once, when a command finds `capacity` waiting.
-    ///   - sendClose: starts the close handshake; frames sent before `close` go first.
-    init(
-        channel: any Channel, codec: FrameCodec, capacity: Int,
-        onOverflow: @escaping @Sendable () -> Void, sendClose: @escaping @Sendable () async -> Void
-    ) {
+    init(channel: any Channel, codec: FrameCodec, capacity: Int, onOverflow: @escaping @Sendable () -> Void) {
         self.channel = channel
         self.codec = codec
         self.capacity = capacity
         self.onOverflow = onOverflow
-        self.sendClose = sendClose
     }
 
     func send(_ command: GenericCommand) {
         guard !closed.load(ordering: .relaxed) else { return }
-        guard queued.add(1, ordering: .relaxed).newValue <= capacity else {
-            queued.subtract(1, ordering: .relaxed)
-            if !closed.exchange(true, ordering: .relaxed) { onOverflow() }
-            return
-        }
         let frame = switch codec.encode(command) {
         case .binary(let bytes): WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: bytes))
         case .text(let text): WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))
@@ -52,6 +42,14 @@ final class WebSocketOutbox: Outbox {
         // Always queued on the loop, even from it, so frames keep the order they were sent
         // in; there the write's completion callback costs no hop of its own.
         channel.eventLoop.execute { [self] in
+            // Counted from here, not from the caller: frames the loop has yet to reach are
+            // the server's own lag (a burst of replies to a client's burst of commands), not
+            // the client's. A write the socket takes at once completes within the call.
+            guard queued.add(1, ordering: .relaxed).newValue <= capacity else {
+                queued.subtract(1, ordering: .relaxed)
+                if !closed.exchange(true, ordering: .relaxed) { onOverflow() }
+                return
+            }
             channel.writeAndFlush(frame).whenComplete { [self] _ in
                 queued.subtract(1, ordering: .relaxed)
             }
@@ -60,8 +58,13 @@ final class WebSocketOutbox: Outbox {
 
     var backlog: Int { queued.load(ordering: .relaxed) }
 
+    /// Starts the close handshake after the frames sent before it.
     func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }
-        Task { await sendClose() }
+        channel.eventLoop.execute { [channel] in
+            var code = channel.allocator.buffer(capacity: 2)
+            code.write(webSocketErrorCode: .normalClosure)
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: code), promise: nil)
+        }
     }
 }
