@@ -52,6 +52,18 @@ public struct FrameCodec: Sendable {
         }
     }
 
+    /// `shared` as `peerID` receives it; over protobuf without encoding it again.
+    public func encode(_ shared: SharedCommand, addressedTo peerID: String) -> Frame {
+        switch subprotocol {
+        case .protobuf1, .protobuf2, .protobuf3:
+            return .binary(shared.protobuf(addressedTo: peerID))
+        case .base64:
+            return .text(Data(shared.protobuf(addressedTo: peerID)).base64EncodedString())
+        case .json:
+            return encode(shared.addressed(to: peerID))
+        }
+    }
+
     private static func decodeProtobuf(_ bytes: [UInt8]) throws(DecodeError) -> GenericCommand {
         do {
             // Partial messages are accepted: SDKs leave proto2 "required" fields unset at times,

@@ -18,6 +18,22 @@ import Testing
         #expect(try codec.decode(codec.encode(sample)) == sample)
     }
 
+    /// A command encoded once for many recipients reads, for each, as if built for it: a
+    /// `peerId` it had is replaced, and a long one takes a two-byte length.
+    @Test(arguments: Subprotocol.allCases)
+    func aSharedCommandDecodesAsAddressedToEachRecipient(_ subprotocol: Subprotocol) throws {
+        let codec = FrameCodec(subprotocol: subprotocol)
+        var original = sample
+        original.peerID = "sender"
+        let shared = SharedCommand(original)
+        for peerID in ["bob", String(repeating: "é", count: 100), ""] {
+            var expected = sample
+            expected.peerID = peerID
+            #expect(try codec.decode(codec.encode(shared, addressedTo: peerID)) == expected)
+            #expect(shared.addressed(to: peerID) == expected)
+        }
+    }
+
     @Test func binaryProtocolsUseBinaryFramesAndTextOnesText() {
         guard case .binary = FrameCodec(subprotocol: .protobuf3).encode(sample) else { Issue.record("expected binary"); return }
         guard case .text = FrameCodec(subprotocol: .base64).encode(sample) else { Issue.record("expected text"); return }

@@ -16,7 +16,7 @@ struct Delivery: Sendable {
         _ message: Message, to recipients: [String], conversation: Conversation, except origin: UInt64?, transient: Bool,
         priority: MessagePriority = .normal, toSender: Bool = true
     ) {
-        let command = Self.directCommand(for: message, conversation: conversation, offline: false, transient: transient)
+        let command = SharedCommand(Self.directCommand(for: message, conversation: conversation, offline: false, transient: transient))
         var targets = Set(recipients)
         if toSender { targets.insert(message.from) }
         for clientID in targets {
@@ -32,9 +32,7 @@ struct Delivery: Sendable {
                     shed.increment()
                     continue
                 }
-                var addressed = command
-                addressed.peerID = clientID
-                context.presence.send(addressed, to: session)
+                context.presence.send(command, to: session)
             }
         }
     }

@@ -4,8 +4,16 @@ import SwitchboardWire
 /// WebSocket; writes never block the caller.
 public protocol Outbox: Sendable {
     func send(_ command: GenericCommand)
+    /// Sends `shared` addressed to `peerID`, one of the many it goes to.
+    func send(_ shared: SharedCommand, to peerID: String)
     /// Commands queued and not yet written: how far the client is behind.
     var backlog: Int { get }
     /// Sends nothing more and closes the connection once what was queued is written.
     func close()
+}
+
+extension Outbox {
+    public func send(_ shared: SharedCommand, to peerID: String) {
+        send(shared.addressed(to: peerID))
+    }
 }

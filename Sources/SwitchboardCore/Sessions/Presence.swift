@@ -97,14 +97,16 @@ public final class Presence: Sendable {
         }
     }
 
-    /// Sends a live delivery to a session, or keeps it until the session has caught up.
-    public func send(_ command: GenericCommand, to session: Session) {
-        let key = SessionKey(clientID: session.device.clientID, connectionID: session.connection.id)
+    /// Sends a live delivery to a session, addressed to its client, or keeps it until the
+    /// session has caught up.
+    public func send(_ shared: SharedCommand, to session: Session) {
+        let clientID = session.device.clientID
+        let key = SessionKey(clientID: clientID, connectionID: session.connection.id)
         state.withLock { state in
             if state.held[key] != nil {
-                state.held[key]?.append(command)
+                state.held[key]?.append(shared.addressed(to: clientID))
             } else {
-                session.connection.outbox.send(command)
+                session.connection.outbox.send(shared, to: clientID)
             }
         }
     }

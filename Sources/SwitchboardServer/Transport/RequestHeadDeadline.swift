@@ -24,9 +24,12 @@ final class RequestHeadDeadline: ChannelOutboundHandler, RemovableChannelHandler
         disarm()
     }
 
+    /// Its job done, it leaves the pipeline, which every later frame would otherwise pass
+    /// through.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         disarm()
         context.write(data, promise: promise)
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
     private func disarm() {

@@ -34,8 +34,16 @@ final class WebSocketOutbox: Outbox {
     }
 
     func send(_ command: GenericCommand) {
+        write(codec.encode(command))
+    }
+
+    func send(_ shared: SharedCommand, to peerID: String) {
+        write(codec.encode(shared, addressedTo: peerID))
+    }
+
+    private func write(_ encoded: @autoclosure () -> Frame) {
         guard !closed.load(ordering: .relaxed) else { return }
-        let frame = switch codec.encode(command) {
+        let frame = switch encoded() {
         case .binary(let bytes): WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: bytes))
         case .text(let text): WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))
         }
