@@ -81,6 +81,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var messageTypes: MessageTypeValidator.Settings?
     /// Where push decisions go.
     public var pushProvider = PushProvider.log(file: nil)
+    /// When set, iOS devices' pushes go straight to Apple; the rest to `pushProvider`.
+    public var apns: APNsSettings?
     /// The payload when neither a hook nor the sender gives one.
     public var pushTemplate = PushPayload.defaultTemplate
 
@@ -279,6 +281,19 @@ struct ConfigFile: Decodable {
         var attempts: Int?
         var firstRetryMs: Int?
         var template: String?
+        var apns: APNs?
+    }
+
+    struct APNs: Decodable {
+        var keyFile: String?
+        var keyId: String?
+        var teamId: String?
+        var topic: String?
+        var productionUrl: String?
+        var developmentUrl: String?
+        var trustRootsFile: String?
+        var attempts: Int?
+        var firstRetryMs: Int?
     }
 
     struct MessageTypes: Decodable {
@@ -399,6 +414,25 @@ struct ConfigFile: Decodable {
         return config
     }
 
+    private static func apnsSettings(_ apns: APNs) throws -> APNsSettings {
+        guard let keyFile = apns.keyFile, let keyID = apns.keyId, let teamID = apns.teamId, let topic = apns.topic else {
+            throw ConfigError("push.apns: keyFile, keyId, teamId and topic are all required")
+        }
+        guard FileManager.default.isReadableFile(atPath: keyFile) else { throw ConfigError("push.apns.keyFile: cannot read \(keyFile)") }
+        var settings = APNsSettings(keyFile: keyFile, keyID: keyID, teamID: teamID, topic: topic)
+        for (name, text, keyPath) in [
+            ("productionUrl", apns.productionUrl, \APNsSettings.productionURL), ("developmentUrl", apns.developmentUrl, \APNsSettings.developmentURL),
+        ] {
+            guard let text else { continue }
+            guard let url = URL(string: text), url.scheme == "https" else { throw ConfigError("push.apns.\(name): an https URL") }
+            settings[keyPath: keyPath] = url
+        }
+        settings.trustRootsFile = apns.trustRootsFile
+        settings.attempts = apns.attempts ?? settings.attempts
+        settings.firstRetry = apns.firstRetryMs.map { .milliseconds($0) } ?? settings.firstRetry
+        return settings
+    }
+
     private func apply(_ push: Push, to config: inout ServerConfig) throws {
         switch push.provider ?? "log" {
         case "log":
@@ -410,6 +444,9 @@ struct ConfigFile: Decodable {
             config.pushProvider = .webhook(url: url, attempts: push.attempts ?? 5, firstRetry: .milliseconds(push.firstRetryMs ?? 1000))
         case let other:
             throw ConfigError("push.provider: \(other) is not a provider; expected log or webhook")
+        }
+        if let apns = push.apns {
+            config.apns = try Self.apnsSettings(apns)
         }
         if let template = push.template {
             guard PushPayload.isValidTemplate(template) else {

@@ -48,7 +48,7 @@ public struct SwitchboardApplication: Sendable {
             pushGateway = push
             pushQueue = nil
         } else {
-            (pushGateway, pushQueue) = Self.pushGateway(config: config, metrics: hooks.metrics, logger: logger)
+            (pushGateway, pushQueue) = try Self.pushGateway(config: config, store: store, metrics: hooks.metrics, logger: logger)
         }
         core = MessagingCore(
             settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background, logger: logger
@@ -68,16 +68,20 @@ public struct SwitchboardApplication: Sendable {
     }
 
     /// The push provider the config names, and the queue it needs run, if any.
-    static func pushGateway(config: ServerConfig, metrics: HookMetrics, logger: Logger) -> (any PushGateway, WorkQueue?) {
-        switch config.pushProvider {
-        case .log:
-            return (JSONLinesPushGateway(path: config.pushLogPath, logger: logger), nil)
+    static func pushGateway(config: ServerConfig, store: any MessageStore, metrics: HookMetrics, logger: Logger) throws -> (any PushGateway, WorkQueue?) {
+        let queue = WorkQueue(
+            name: "push", capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: "push", registry: metrics)
+        )
+        let provider: any PushGateway = switch config.pushProvider {
+        case .log: JSONLinesPushGateway(path: config.pushLogPath, logger: logger)
         case .webhook(let url, let attempts, let firstRetry):
-            let queue = WorkQueue(
-                name: "push", capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: "push", registry: metrics)
-            )
-            return (WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, queue: queue, logger: logger), queue)
+            WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, queue: queue, logger: logger)
         }
+        if let apns = config.apns {
+            // iPhones to Apple, the rest to the provider; the two share the queue.
+            return (try APNsPushGateway(settings: apns, store: store, others: provider, queue: queue, metrics: metrics, logger: logger), queue)
+        }
+        return (provider, provider is WebhookPushGateway ? queue : nil)
     }
 
     /// The hook pipeline a server with this config and these plugins runs.

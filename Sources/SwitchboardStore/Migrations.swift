@@ -150,6 +150,10 @@ enum Migrations {
         migrator.registerMigration("v13: messages to some of a conversation's members") { db in
             try db.execute(sql: "ALTER TABLE message ADD COLUMN audience TEXT")
         }
+        migrator.registerMigration("v14: badge counts") { db in
+            try db.execute(sql: "ALTER TABLE device ADD COLUMN badge INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "CREATE INDEX device_by_token ON device(token)")
+        }
         return migrator
     }
 }

@@ -536,6 +536,28 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
+    public func countBadges(tokens: [String]) async throws -> [String: Int] {
+        guard !tokens.isEmpty else { return [:] }
+        return try await writer.write { db in
+            try Set(tokens).reduce(into: [:]) { counts, token in
+                let badge = try Int.fetchAll(db, sql: "UPDATE device SET badge = badge + 1 WHERE token = ? RETURNING badge", arguments: [token]).max()
+                counts[token] = badge ?? 1
+            }
+        }
+    }
+
+    public func clearBadges(of clientID: String) async throws {
+        try await writer.write { db in
+            try db.executeCached(sql: "UPDATE device SET badge = 0 WHERE client_id = ? AND badge != 0", arguments: [clientID])
+        }
+    }
+
+    public func removeDevice(token: String) async throws {
+        try await writer.write { db in
+            try db.executeCached(sql: "DELETE FROM device WHERE token = ?", arguments: [token])
+        }
+    }
+
     public func clientsWithDevices(after clientID: String, limit: Int) async throws -> [String] {
         try await read { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT client_id FROM device WHERE client_id > ? ORDER BY client_id LIMIT ?", arguments: [clientID, limit])

@@ -20,16 +20,6 @@ import Testing
         try await bob.waitUntilClosed()
     }
 
-    private func pushLines(_ path: String, count: Int) async throws -> [JSONValue] {
-        for _ in 0..<500 {
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
-            if lines.count >= count { return lines }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw TestClient.Timeout(description: "fewer than \(count) pushes in \(path)")
-    }
-
     @Test func theLogHasALinePerPushWithPayloadPrecedence() async throws {
         let server = try await TestServer.start { $0.pushTemplate = #"{"alert":"${fromClientId} wrote in ${convId}","sent":"${timestamp}"}"# }
         try await registerBob(server)
@@ -39,9 +29,9 @@ import Testing
         var withData = GenericCommand.text("one", cid: cid)
         withData.directMessage.pushData = #"{"alert":"from alice","_profile":"dev","_apns_team_id":"TEAM1"}"#
         let first = try await alice.request(withData).ackMessage
-        let lines1 = try await pushLines(server.config.pushLogPath, count: 1)
+        let lines1 = try await PushLog.lines(server.config.pushLogPath, count: 1)
         let second = try await alice.sendText("two", cid: cid)
-        let lines = try await pushLines(server.config.pushLogPath, count: 2)
+        let lines = try await PushLog.lines(server.config.pushLogPath, count: 2)
         #expect(lines1.count == 1)
 
         #expect(lines[0]["msgId"] == .string(first.uid))
@@ -71,7 +61,7 @@ import Testing
         var withData = GenericCommand.text("one", cid: cid)
         withData.directMessage.pushData = #"{"alert":"from alice"}"#
         _ = try await alice.request(withData)
-        let line = try #require(try await pushLines(server.config.pushLogPath, count: 1).first)
+        let line = try #require(try await PushLog.lines(server.config.pushLogPath, count: 1).first)
         #expect(line["payload"] == .object(["alert": .string("from the hook")]))
         #expect(line["_profile"] == .string("prod"))
         try await server.stop()

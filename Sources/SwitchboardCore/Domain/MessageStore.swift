@@ -86,6 +86,12 @@ public protocol MessageStore: Sendable {
     func registerDevice(clientID: String, token: String, deviceID: String?) async throws
     /// The device tokens registered by each of `clientIDs` (those with none are left out).
     func deviceTokens(of clientIDs: [String]) async throws -> [String: [String]]
+    /// Counts one more push on each device's badge and returns the counts, by token.
+    func countBadges(tokens: [String]) async throws -> [String: Int]
+    /// Clears the badge of every device of `clientID`: it has read its messages.
+    func clearBadges(of clientID: String) async throws
+    /// Forgets a device token its push service says is no longer valid.
+    func removeDevice(token: String) async throws
     /// Up to `limit` clients with a registered device, in order of id, after `clientID`.
     func clientsWithDevices(after clientID: String, limit: Int) async throws -> [String]
     /// How far each member has received and read a conversation.

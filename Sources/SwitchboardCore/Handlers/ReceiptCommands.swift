@@ -43,6 +43,10 @@ struct ReceiptCommands: Sendable {
         guard positions.count <= Self.maxReadConversations else {
             throw CommandError(.unparseableRawMessage, detail: "at most \(Self.maxReadConversations) conversations per read")
         }
+        if !positions.isEmpty {
+            // The app shows what is unread itself; the icon's count starts again.
+            try await context.store.clearBadges(of: clientID)
+        }
         for (conversationID, timestamp) in positions {
             guard let conversation = try await context.store.conversation(id: conversationID),
                   conversation.members.contains(clientID)

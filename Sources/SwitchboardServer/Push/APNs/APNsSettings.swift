@@ -1,0 +1,26 @@
+import Foundation
+
+/// How to reach Apple's push service with token authentication (`push.apns` in the config).
+public struct APNsSettings: Sendable, Equatable {
+    /// The `.p8` key file, its key id, and the team it belongs to.
+    public var keyFile: String
+    public var keyID: String
+    public var teamID: String
+    /// The app's bundle id (`apns-topic`).
+    public var topic: String
+    /// Where production pushes go, and development ones (`_profile: "dev"`).
+    public var productionURL = URL(string: "https://api.push.apple.com")!
+    public var developmentURL = URL(string: "https://api.sandbox.push.apple.com")!
+    /// PEM certificates to trust instead of the system's (a proxy, or a test stand-in).
+    public var trustRootsFile: String?
+    /// Tries for a push APNs answers 429 or 5xx, waiting twice as long each time.
+    public var attempts = 5
+    public var firstRetry: Duration = .seconds(1)
+
+    public init(keyFile: String, keyID: String, teamID: String, topic: String) {
+        self.keyFile = keyFile
+        self.keyID = keyID
+        self.teamID = teamID
+        self.topic = topic
+    }
+}

@@ -1,0 +1,187 @@
+import Crypto
+import Synchronization
+import Foundation
+import SwitchboardJSON
+import SwitchboardServer
+import SwitchboardWire
+import Testing
+
+/// The `apns` provider against a loopback HTTP/2 stand-in for Apple's push service, with a
+/// `.p8` key made for the test.
+@Suite struct APNsPushTests {
+    private static let bobsPhone = String(repeating: "ab", count: 32)
+    private static let bobsTablet = String(repeating: "cd", count: 32)
+
+    private struct Setup {
+        let server: TestServer
+        let apple: LoopbackHTTP2Server
+        let key: P256.Signing.PrivateKey
+    }
+
+    private func start(respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200) }) async throws -> Setup {
+        let apple = try await LoopbackHTTP2Server.start(respond: respond)
+        let directory = TestServer.temporaryDirectory()
+        let key = P256.Signing.PrivateKey()
+        let keyFile = directory + "/AuthKey_KEY123.p8"
+        try key.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let trustRoots = try TestCertificate.writeCertificate(in: directory)
+        let server = try await TestServer.start { config in
+            var apns = APNsSettings(keyFile: keyFile, keyID: "KEY123", teamID: "TEAM123", topic: "com.example.chat")
+            apns.productionURL = URL(string: "https://127.0.0.1:\(apple.port)")!
+            apns.developmentURL = URL(string: "https://localhost:\(apple.port)/sandbox")!
+            apns.trustRootsFile = trustRoots
+            apns.firstRetry = .milliseconds(20)
+            config.apns = apns
+        }
+        return Setup(server: server, apple: apple, key: key)
+    }
+
+    /// Logs `clientID` in once from a device with `token`, then leaves it offline.
+    private func register(_ clientID: String, token: String, on server: TestServer) async throws {
+        let client = try await server.connect()
+        var open = GenericCommand.open(clientID, appID: server.config.appID)
+        open.sessionMessage.deviceToken = token
+        open.sessionMessage.deviceID = token
+        #expect(try await client.request(open).op == .opened)
+        client.close()
+        try await client.waitUntilClosed()
+    }
+
+    /// The JWT's header and claims, after checking its ES256 signature with `key`.
+    private func verifiedJWT(_ authorization: String?, key: P256.Signing.PrivateKey) throws -> (header: JSONValue, claims: JSONValue) {
+        let token = try #require(authorization?.split(separator: " ").last.map(String.init))
+        let parts = token.split(separator: ".").map(String.init)
+        try #require(parts.count == 3)
+        func decode(_ part: String) throws -> Data {
+            var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            return try #require(Data(base64Encoded: base64))
+        }
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: decode(parts[2]))
+        #expect(key.publicKey.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)))
+        return (
+            try JSONValue(parsing: String(decoding: decode(parts[0]), as: UTF8.self)),
+            try JSONValue(parsing: String(decoding: decode(parts[1]), as: UTF8.self))
+        )
+    }
+
+    @Test func anOfflineIOSMembersPushReachesAPNsAndTheRestTheLog() async throws {
+        let setup = try await start()
+        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        try await register("carol", token: "carols-android-installation", on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob", "carol"])
+        let first = try await alice.sendText("one", cid: cid)
+        let requests = try await setup.apple.waitForRequests(1)
+
+        let request = try #require(requests.first)
+        #expect(request.method == "POST")
+        #expect(request.path == "/3/device/\(Self.bobsPhone)")
+        #expect(request.headers["apns-topic"] == "com.example.chat")
+        #expect(request.headers["apns-push-type"] == "alert")
+        #expect(request.headers["apns-priority"] == "10")
+        #expect(request.headers["apns-expiration"] == String(first.t / 1000 + 7 * 24 * 3600))
+        let jwt = try verifiedJWT(request.headers["authorization"], key: setup.key)
+        #expect(jwt.header == .object(["alg": .string("ES256"), "kid": .string("KEY123")]))
+        #expect(jwt.claims["iss"] == .string("TEAM123"))
+        let issuedAt = try #require(jwt.claims["iat"]?.int64Value)
+        #expect(abs(issuedAt - Int64(Date().timeIntervalSince1970)) < 60)
+        // LeanCloud's default template: an alert and a badge that counts up.
+        #expect(try JSONValue(parsing: request.body) == .object(["aps": .object(["alert": .string("New message"), "badge": .int(1)])]))
+
+        // Carol's device is not an iPhone: her push goes to the configured log.
+        let line = try #require(try await PushLog.lines(setup.server.config.pushLogPath, count: 1).first)
+        #expect(line["recipients"] == .strings(["carol"]))
+
+        _ = try await alice.sendText("two", cid: cid)
+        let second = try await setup.apple.waitForRequests(2)[1]
+        #expect(try JSONValue(parsing: second.body)["aps"]?["badge"] == .int(2))
+        try await setup.server.stop()
+        try await setup.apple.stop()
+    }
+
+    @Test func readingClearsTheBadgeAndProfileDevGoesToTheSandbox() async throws {
+        let setup = try await start()
+        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        _ = try await alice.sendText("one", cid: cid)
+        _ = try await setup.apple.waitForRequests(1)
+
+        let bob = try await setup.server.login("bob")
+        bob.send(.read(cid: cid, upTo: Int64(Date().timeIntervalSince1970 * 1000)))
+        // A connection's commands are handled in order: once the echo is answered, so is the read.
+        _ = try await bob.request(.echo)
+        bob.close()
+        try await bob.waitUntilClosed()
+
+        var message = GenericCommand.text("two", cid: cid)
+        message.directMessage.pushData = #"{"alert":"hi","title":"Alice","badge":"Increment","sound":"ping.caf","conversation":"x","_profile":"dev"}"#
+        _ = try await alice.request(message)
+        let request = try await setup.apple.waitForRequests(2)[1]
+        #expect(request.path == "/sandbox/3/device/\(Self.bobsPhone)")
+        #expect(try JSONValue(parsing: request.body) == .object([
+            "aps": .object(["alert": .object(["title": .string("Alice"), "body": .string("hi")]), "badge": .int(1), "sound": .string("ping.caf")]),
+            "conversation": .string("x"),
+        ]))
+        try await setup.server.stop()
+        try await setup.apple.stop()
+    }
+
+    @Test func theAPNsConfigIsChecked() throws {
+        let directory = TestServer.temporaryDirectory()
+        let file = directory + "/switchboard.yaml"
+        let keyFile = directory + "/AuthKey.p8"
+        try P256.Signing.PrivateKey().pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        for bad in [
+            "push:\n  apns:\n    keyFile: \(keyFile)\n    keyId: K\n    teamId: T\n",
+            "push:\n  apns:\n    keyFile: \(directory)/missing.p8\n    keyId: K\n    teamId: T\n    topic: com.example\n",
+            "push:\n  apns:\n    keyFile: \(keyFile)\n    keyId: K\n    teamId: T\n    topic: com.example\n    productionUrl: http://insecure\n",
+        ] {
+            try bad.write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
+        }
+        try "push:\n  provider: log\n  apns:\n    keyFile: \(keyFile)\n    keyId: K\n    teamId: T\n    topic: com.example\n    attempts: 3\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        var expected = APNsSettings(keyFile: keyFile, keyID: "K", teamID: "T", topic: "com.example")
+        expected.attempts = 3
+        #expect(try ServerConfig.load(path: file).apns == expected)
+    }
+
+    @Test func aDeadTokenIsRemovedAndA429IsTriedAgain() async throws {
+        let tabletAnswers = Counter()
+        let setup = try await start { request in
+            if request.path.hasSuffix(Self.bobsPhone) { return .init(status: 410, body: #"{"reason":"Unregistered"}"#) }
+            return tabletAnswers.next() == 1 ? .init(status: 429, body: #"{"reason":"TooManyRequests"}"#) : .init(status: 200)
+        }
+        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        try await register("bob", token: Self.bobsTablet, on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        _ = try await alice.sendText("one", cid: cid)
+        let first = try await setup.apple.waitForRequests(3)
+        #expect(first.filter { $0.path.hasSuffix(Self.bobsPhone) }.count == 1)
+        #expect(first.filter { $0.path.hasSuffix(Self.bobsTablet) }.count == 2)
+
+        // The phone's token is gone: the next push goes to the tablet only.
+        _ = try await alice.sendText("two", cid: cid)
+        let all = try await setup.apple.waitForRequests(4)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(setup.apple.requests.count == 4)
+        #expect(all[3].path.hasSuffix(Self.bobsTablet))
+        try await setup.server.stop()
+        try await setup.apple.stop()
+    }
+}
+
+/// Counts calls from any thread.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    func next() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
+        }
+    }
+}
