@@ -161,6 +161,7 @@ public final class MessagingCore: Sendable {
             return reply
         case (.session, .refresh): return sessions.refresh(request, clientID: clientID, on: connection)
         case (.session, .query): return sessions.onlineStatus(request)
+        case (.report, .upload): return try await sessions.report(request, clientID: clientID, on: connection)
         case (.conv, .start): return try await conversations.start(request, from: clientID)
         case (.conv, .add), (.conv, .remove), (.conv, .update), (.conv, .mute), (.conv, .unmute),
              (.conv, .memberInfoUpdate), (.conv, .addShutup), (.conv, .removeShutup), (.blacklist, .block), (.blacklist, .unblock):

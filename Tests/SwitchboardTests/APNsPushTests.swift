@@ -128,6 +128,30 @@ import Testing
         try await setup.apple.stop()
     }
 
+    /// The iOS SDKs report a token that comes after login with `report/upload`.
+    @Test func aTokenReportedAfterLoginIsPushedTo() async throws {
+        let setup = try await start()
+        let bob = try await setup.server.login("bob")
+        var report = GenericCommand()
+        report.cmd = .report
+        report.op = .upload
+        report.reportMessage.initiative = true
+        report.reportMessage.type = "token"
+        report.reportMessage.data = Self.bobsPhone
+        #expect(try await bob.request(report).op == .uploaded)
+        report.reportMessage.type = "location"
+        #expect(try await bob.request(report).errorMessage.code == 4114)
+        bob.close()
+        try await bob.waitUntilClosed()
+
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        _ = try await alice.sendText("one", cid: cid)
+        #expect(try await setup.apple.waitForRequests(1).first?.path == "/3/device/\(Self.bobsPhone)")
+        try await setup.server.stop()
+        try await setup.apple.stop()
+    }
+
     @Test func theAPNsConfigIsChecked() throws {
         let directory = TestServer.temporaryDirectory()
         let file = directory + "/switchboard.yaml"

@@ -153,6 +153,26 @@ struct SessionCommands: Sendable {
         return reply
     }
 
+    /// `report/upload` of type `token`: how LeanCloud's iOS SDKs hand over a device token that
+    /// arrived or changed after login. Registered as one sent at login, and answered
+    /// `uploaded` (the SDKs try again, waiting longer each time, until it is).
+    func report(_ request: GenericCommand, clientID: String, on connection: Connection) async throws -> GenericCommand {
+        let report = request.reportMessage
+        guard report.type == "token" else {
+            throw CommandError(.unparseableRawMessage, detail: "unsupported report type \(report.type)")
+        }
+        guard !report.data.isEmpty, report.data.utf8.count <= Self.maxDeviceTokenBytes else {
+            throw CommandError(.unparseableRawMessage, detail: "a device token is 1 to \(Self.maxDeviceTokenBytes) bytes")
+        }
+        let device = context.presence.session(clientID: clientID, connectionID: connection.id)?.device.key ?? ""
+        try await context.store.registerDevice(clientID: clientID, token: report.data, deviceID: device.isEmpty ? nil : device)
+        return Replies.reply(to: request, op: .uploaded)
+    }
+
+    /// APNs tokens are 32 bytes (64 hex digits) today and Apple says they may grow; FCM's are
+    /// about 160 characters.
+    static let maxDeviceTokenBytes = 512
+
     /// `session/query`: which of the given clients are online.
     func onlineStatus(_ request: GenericCommand) -> GenericCommand {
         var reply = Replies.reply(to: request, op: .queryResult)
