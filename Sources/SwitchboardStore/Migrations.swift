@@ -154,6 +154,27 @@ enum Migrations {
             try db.execute(sql: "ALTER TABLE device ADD COLUMN badge INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: "CREATE INDEX device_by_token ON device(token)")
         }
+        migrator.registerMigration("v15: installations") { db in
+            try db.execute(sql: """
+                CREATE TABLE installation (
+                    object_id TEXT PRIMARY KEY,
+                    device_type TEXT NOT NULL,
+                    device_token TEXT UNIQUE,
+                    installation_id TEXT UNIQUE,
+                    registration_id TEXT,
+                    vendor TEXT,
+                    badge INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE installation_channel (
+                    channel TEXT NOT NULL,
+                    object_id TEXT NOT NULL REFERENCES installation(object_id) ON DELETE CASCADE,
+                    PRIMARY KEY (channel, object_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX installation_channel_by_object ON installation_channel(object_id);
+                """)
+        }
         return migrator
     }
 }

@@ -529,10 +529,79 @@ public final class SQLiteStore: MessageStore {
     public func deviceTokens(of clientIDs: [String]) async throws -> [String: [String]] {
         guard !clientIDs.isEmpty else { return [:] }
         return try await read { db in
-            try Row.fetchAll(
-                db, cachedSQL: "SELECT client_id, token FROM device WHERE client_id IN \(Self.placeholders(clientIDs.count)) ORDER BY registered_at",
-                arguments: Self.padded(clientIDs)
-            ).reduce(into: [:]) { tokens, row in tokens[row["client_id"] as String, default: []].append(row["token"]) }
+            let placeholders = Self.placeholders(clientIDs.count)
+            return try Row.fetchAll(
+                db, cachedSQL: """
+                    SELECT client_id, token FROM (
+                        SELECT client_id, token, registered_at AS at FROM device WHERE client_id IN \(placeholders)
+                        UNION
+                        SELECT c.channel, coalesce(i.device_token, i.registration_id, i.installation_id), i.updated_at
+                        FROM installation_channel c JOIN installation i USING (object_id) WHERE c.channel IN \(placeholders)
+                    ) ORDER BY at
+                    """,
+                arguments: Self.padded(clientIDs) + Self.padded(clientIDs)
+            ).reduce(into: [:]) { tokens, row in
+                let clientID: String = row["client_id"], token: String = row["token"]
+                if tokens[clientID]?.contains(token) != true { tokens[clientID, default: []].append(token) }
+            }
+        }
+    }
+
+    public func saveInstallation(_ installation: Installation) async throws -> (objectID: String, created: Bool, at: Int64) {
+        let now = ServerClock.wallMilliseconds()
+        return try await writer.write { db in
+            let existing = try String.fetchOne(
+                db, sql: "SELECT object_id FROM installation WHERE device_token = ? OR installation_id = ?",
+                arguments: [installation.deviceToken, installation.installationID]
+            )
+            let objectID = existing ?? Identifiers.objectID()
+            try db.execute(
+                sql: """
+                    INSERT INTO installation (object_id, device_type, device_token, installation_id, registration_id, vendor, created_at, updated_at)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
+                    ON CONFLICT (object_id) DO UPDATE SET device_type = ?2, device_token = ?3, installation_id = ?4,
+                        registration_id = coalesce(?5, registration_id), vendor = coalesce(?6, vendor), updated_at = ?7
+                    """,
+                arguments: [
+                    objectID, installation.deviceType.rawValue, installation.deviceToken, installation.installationID,
+                    installation.registrationID, installation.vendor, now,
+                ]
+            )
+            try Self.change(channels: .add(installation.channels), of: objectID, db)
+            return (objectID, existing == nil, now)
+        }
+    }
+
+    public func updateInstallation(
+        objectID: String, deviceToken: String?, registrationID: String?, badge: Int?, channels: Installation.ChannelChange?
+    ) async throws -> Int64? {
+        let now = ServerClock.wallMilliseconds()
+        return try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE installation SET device_token = coalesce(?, device_token), registration_id = coalesce(?, registration_id),
+                        badge = coalesce(?, badge), updated_at = ? WHERE object_id = ?
+                    """,
+                arguments: [deviceToken, registrationID, badge, now, objectID]
+            )
+            guard db.changesCount > 0 else { return nil }
+            if let channels { try Self.change(channels: channels, of: objectID, db) }
+            return now
+        }
+    }
+
+    private static func change(channels change: Installation.ChannelChange, of objectID: String, _ db: Database) throws {
+        if case .set = change {
+            try db.execute(sql: "DELETE FROM installation_channel WHERE object_id = ?", arguments: [objectID])
+        }
+        let (channels, sql) = switch change {
+        case .set(let channels), .add(let channels):
+            (channels, "INSERT OR IGNORE INTO installation_channel (channel, object_id) VALUES (?, ?)")
+        case .remove(let channels):
+            (channels, "DELETE FROM installation_channel WHERE channel = ? AND object_id = ?")
+        }
+        for channel in Set(channels) {
+            try db.execute(sql: sql, arguments: [channel, objectID])
         }
     }
 
@@ -540,8 +609,9 @@ public final class SQLiteStore: MessageStore {
         guard !tokens.isEmpty else { return [:] }
         return try await writer.write { db in
             try Set(tokens).reduce(into: [:]) { counts, token in
-                let badge = try Int.fetchAll(db, sql: "UPDATE device SET badge = badge + 1 WHERE token = ? RETURNING badge", arguments: [token]).max()
-                counts[token] = badge ?? 1
+                let badges = try Int.fetchAll(db, sql: "UPDATE device SET badge = badge + 1 WHERE token = ? RETURNING badge", arguments: [token])
+                    + Int.fetchAll(db, sql: "UPDATE installation SET badge = badge + 1 WHERE device_token = ? RETURNING badge", arguments: [token])
+                counts[token] = badges.max() ?? 1
             }
         }
     }
@@ -549,12 +619,17 @@ public final class SQLiteStore: MessageStore {
     public func clearBadges(of clientID: String) async throws {
         try await writer.write { db in
             try db.executeCached(sql: "UPDATE device SET badge = 0 WHERE client_id = ? AND badge != 0", arguments: [clientID])
+            try db.executeCached(
+                sql: "UPDATE installation SET badge = 0 WHERE badge != 0 AND object_id IN (SELECT object_id FROM installation_channel WHERE channel = ?)",
+                arguments: [clientID]
+            )
         }
     }
 
     public func removeDevice(token: String) async throws {
         try await writer.write { db in
             try db.executeCached(sql: "DELETE FROM device WHERE token = ?", arguments: [token])
+            try db.executeCached(sql: "DELETE FROM installation WHERE device_token = ? OR registration_id = ?", arguments: [token, token])
         }
     }
 

@@ -152,6 +152,34 @@ import Testing
         try await setup.apple.stop()
     }
 
+    /// Apps whose SDK saves an `_Installation` subscribed to the client's channel.
+    @Test func anInstallationOnTheClientsChannelGetsItsPushesUntilItLeavesIt() async throws {
+        let setup = try await start()
+        let server = setup.server
+        let (status, saved) = try await server.rest(
+            "POST", "/1.1/installations", body: ["deviceType": "ios", "deviceToken": Self.bobsTablet, "channels": ["bob"], "timeZone": "UTC"],
+            key: server.config.appKey
+        )
+        #expect(status == 200)
+        let objectID = try #require(saved["objectId"] as? String)
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        _ = try await alice.sendText("one", cid: cid)
+        #expect(try await setup.apple.waitForRequests(1).first?.path == "/3/device/\(Self.bobsTablet)")
+
+        let (removed, _) = try await server.rest(
+            "PUT", "/1.1/installations/\(objectID)", body: ["channels": ["__op": "Remove", "objects": ["bob"]]], key: server.config.appKey
+        )
+        #expect(removed == 200)
+        _ = try await alice.sendText("two", cid: cid)
+        // Bob has no device left: his push goes to the log, without a token.
+        let line = try #require(try await PushLog.lines(server.config.pushLogPath, count: 1).first)
+        #expect(line["recipients"] == .strings(["bob"]) && line["devices"] == .object([:]))
+        #expect(setup.apple.requests.count == 1)
+        try await setup.server.stop()
+        try await setup.apple.stop()
+    }
+
     @Test func theAPNsConfigIsChecked() throws {
         let directory = TestServer.temporaryDirectory()
         let file = directory + "/switchboard.yaml"

@@ -84,8 +84,16 @@ public protocol MessageStore: Sendable {
     func unreadSummaries(for clientID: String, since: Int64, conversationID: String?) async throws -> [UnreadSummary]
     /// Remembers a device a client logged in from, for pushes.
     func registerDevice(clientID: String, token: String, deviceID: String?) async throws
-    /// The device tokens registered by each of `clientIDs` (those with none are left out).
+    /// The device tokens registered by each of `clientIDs`, at login or by an installation
+    /// subscribed to the client's channel (those with none are left out).
     func deviceTokens(of clientIDs: [String]) async throws -> [String: [String]]
+    /// Saves a device for push; one with the same token or installation id is updated
+    /// instead. Returns its object id, whether it is new, and when it was saved.
+    func saveInstallation(_ installation: Installation) async throws -> (objectID: String, created: Bool, at: Int64)
+    /// Changes a saved device's tokens, badge or channels; nil when there is no such device.
+    func updateInstallation(
+        objectID: String, deviceToken: String?, registrationID: String?, badge: Int?, channels: Installation.ChannelChange?
+    ) async throws -> Int64?
     /// Counts one more push on each device's badge and returns the counts, by token.
     func countBadges(tokens: [String]) async throws -> [String: Int]
     /// Clears the badge of every device of `clientID`: it has read its messages.

@@ -5,6 +5,11 @@ import Foundation
 public enum Identifiers {
     /// 24 lowercase hex digits, like the object ids of LeanCloud conversations.
     public static func conversationID() -> String {
+        objectID()
+    }
+
+    /// 24 lowercase hex digits, the shape of LeanCloud's object ids.
+    public static func objectID() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<12).map { _ in
             let byte = UInt8.random(in: .min ... .max, using: &generator)

@@ -18,7 +18,7 @@ struct ServerRESTAPI {
 
     static func routes(_ core: MessagingCore) -> [RESTRoute] {
         ConversationRoutes.routes(core) + ModerationRoutes.routes(core) + MessageRoutes.routes(core)
-            + SystemConversationRoutes.routes(core) + ClientRoutes.routes(core)
+            + SystemConversationRoutes.routes(core) + ClientRoutes.routes(core) + InstallationRoutes.routes(core)
     }
 
     func register(on router: Router<BasicRequestContext>) {

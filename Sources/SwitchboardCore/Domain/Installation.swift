@@ -1,0 +1,42 @@
+/// A device as LeanCloud's push knew it (`_Installation`): the SDKs save one from the app
+/// and subscribe it to a channel per client id, which is how an offline member's pushes
+/// find devices the IM login did not name (Android's above all).
+public struct Installation: Sendable, Equatable {
+    public enum DeviceType: String, Sendable {
+        case ios, android
+    }
+
+    public var deviceType: DeviceType
+    /// The APNs token (iOS).
+    public var deviceToken: String?
+    /// The SDK's own id for the device (Android).
+    public var installationID: String?
+    /// The push service's token for the device (`vendor` `fcm`: Firebase's).
+    public var registrationID: String?
+    public var vendor: String?
+    public var channels: [String]
+
+    public init(
+        deviceType: DeviceType, deviceToken: String? = nil, installationID: String? = nil, registrationID: String? = nil,
+        vendor: String? = nil, channels: [String] = []
+    ) {
+        self.deviceType = deviceType
+        self.deviceToken = deviceToken
+        self.installationID = installationID
+        self.registrationID = registrationID
+        self.vendor = vendor
+        self.channels = channels
+    }
+
+    /// The token a push to this device goes to.
+    public var pushToken: String? {
+        deviceToken ?? registrationID ?? installationID
+    }
+
+    /// How a `PUT` changes `channels`: LeanCloud's array operations, or a new array.
+    public enum ChannelChange: Sendable, Equatable {
+        case set([String])
+        case add([String])
+        case remove([String])
+    }
+}

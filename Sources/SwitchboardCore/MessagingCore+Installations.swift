@@ -1,0 +1,13 @@
+extension MessagingCore {
+    /// Saves a device for push, as `POST /1.1/installations` does.
+    public func saveInstallation(_ installation: Installation) async throws -> (objectID: String, created: Bool, at: Int64) {
+        try await context.store.saveInstallation(installation)
+    }
+
+    /// Changes a saved device, as `PUT /1.1/installations/<id>` does; nil when there is none.
+    public func updateInstallation(
+        objectID: String, deviceToken: String?, registrationID: String?, badge: Int?, channels: Installation.ChannelChange?
+    ) async throws -> Int64? {
+        try await context.store.updateInstallation(objectID: objectID, deviceToken: deviceToken, registrationID: registrationID, badge: badge, channels: channels)
+    }
+}

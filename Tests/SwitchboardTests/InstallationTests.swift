@@ -1,0 +1,63 @@
+import Foundation
+import SwitchboardJSON
+import SwitchboardWire
+import Testing
+
+/// `POST` and `PUT /1.1/installations`: LeanCloud's `_Installation`, saved with the app key.
+@Suite struct InstallationTests {
+    @Test func aDeviceIsSavedOnceAndFoundAgainByItsToken() async throws {
+        let server = try await TestServer.start()
+        let key = server.config.appKey
+        let (created, first) = try await server.rest("POST", "/1.1/installations", body: ["deviceType": "android", "installationId": "i-1"], key: key)
+        #expect(created == 200)
+        let objectID = try #require(first["objectId"] as? String)
+        #expect(objectID.count == 24 && first["createdAt"] != nil)
+        let (again, second) = try await server.rest(
+            "POST", "/1.1/installations", body: ["deviceType": "android", "installationId": "i-1", "registrationId": "fcm:reg-1", "vendor": "fcm"], key: key
+        )
+        #expect(again == 200 && second["objectId"] as? String == objectID && second["updatedAt"] != nil)
+        try await server.stop()
+    }
+
+    @Test func badInstallationsAreRefused() async throws {
+        let server = try await TestServer.start()
+        let key = server.config.appKey
+        #expect(try await server.rest("POST", "/1.1/installations", body: ["deviceType": "ios", "deviceToken": "t"], key: "wrong").0 == 401)
+        for body: [String: Any] in [
+            ["deviceType": "windows", "deviceToken": "t"],
+            ["deviceType": "ios"],
+            ["deviceType": "android", "channels": ["bob"]],
+            ["deviceType": "ios", "deviceToken": String(repeating: "a", count: 600)],
+            ["deviceType": "ios", "deviceToken": "t", "channels": "bob"],
+        ] {
+            let (status, error) = try await server.rest("POST", "/1.1/installations", body: body, key: key)
+            #expect(status == 400 && error["code"] as? Int == 107, "\(body)")
+        }
+        let (missing, error) = try await server.rest("PUT", "/1.1/installations/000000000000000000000000", body: ["badge": 0], key: key)
+        #expect(missing == 404 && error["code"] as? Int == 101)
+        let (_, saved) = try await server.rest("POST", "/1.1/installations", body: ["deviceType": "ios", "deviceToken": "t"], key: key)
+        let objectID = try #require(saved["objectId"] as? String)
+        let (badOperation, _) = try await server.rest(
+            "PUT", "/1.1/installations/\(objectID)", body: ["channels": ["__op": "Increment", "objects": ["bob"]]], key: key
+        )
+        #expect(badOperation == 400)
+        try await server.stop()
+    }
+
+    /// An Android device's Firebase token reaches the push provider with the member's push.
+    @Test func anAndroidMembersRegistrationIdGoesWithTheirPush() async throws {
+        let server = try await TestServer.start()
+        let (status, _) = try await server.rest(
+            "POST", "/1.1/installations",
+            body: ["deviceType": "android", "installationId": "carols-phone", "registrationId": "fcm-token-1", "vendor": "fcm", "channels": ["carol"]],
+            key: server.config.appKey
+        )
+        #expect(status == 200)
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["carol"])
+        _ = try await alice.sendText("hi", cid: cid)
+        let line = try #require(try await PushLog.lines(server.config.pushLogPath, count: 1).first)
+        #expect(line["devices"] == .object(["carol": .strings(["fcm-token-1"])]))
+        try await server.stop()
+    }
+}
