@@ -53,9 +53,7 @@ import Testing
         let parts = token.split(separator: ".").map(String.init)
         try #require(parts.count == 3)
         func decode(_ part: String) throws -> Data {
-            var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            return try #require(Data(base64Encoded: base64))
+            try #require(Base64URL.decode(part))
         }
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: decode(parts[2]))
         #expect(key.publicKey.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)))
