@@ -69,19 +69,25 @@ public struct SwitchboardApplication: Sendable {
 
     /// The push provider the config names, and the queue it needs run, if any.
     static func pushGateway(config: ServerConfig, store: any MessageStore, metrics: HookMetrics, logger: Logger) throws -> (any PushGateway, WorkQueue?) {
-        let queue = WorkQueue(
-            name: "push", capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: "push", registry: metrics)
-        )
+        // Made only for the providers that send over the network, which share it.
+        var queue: WorkQueue?
+        func sharedQueue() -> WorkQueue {
+            if let queue { return queue }
+            let made = WorkQueue(
+                name: "push", capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: "push", registry: metrics)
+            )
+            queue = made
+            return made
+        }
         let provider: any PushGateway = switch config.pushProvider {
         case .log: JSONLinesPushGateway(path: config.pushLogPath, logger: logger)
         case .webhook(let url, let attempts, let firstRetry):
-            WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, queue: queue, logger: logger)
+            WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, queue: sharedQueue(), logger: logger)
         }
-        if let apns = config.apns {
-            // iPhones to Apple, the rest to the provider; the two share the queue.
-            return (try APNsPushGateway(settings: apns, store: store, others: provider, queue: queue, metrics: metrics, logger: logger), queue)
-        }
-        return (provider, provider is WebhookPushGateway ? queue : nil)
+        guard let apns = config.apns else { return (provider, queue) }
+        // iPhones to Apple, the rest to the provider.
+        let gateway = try APNsPushGateway(settings: apns, store: store, others: provider, queue: sharedQueue(), metrics: metrics, logger: logger)
+        return (gateway, queue)
     }
 
     /// The hook pipeline a server with this config and these plugins runs.

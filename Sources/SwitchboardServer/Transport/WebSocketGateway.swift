@@ -99,12 +99,18 @@ final class WebSocketGateway: Sendable {
             },
             resumeReading: { channel.read() }
         )
-        try channel.pipeline.syncOperations.addHandlers([
-            NIOWebSocketFrameAggregator(
-                minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: Self.maxFragments, maxAccumulatedFrameSize: limits.maxFrameBytes
-            ),
-            WebSocketConnectionHandler(queue: queue, received: { activity.touch() }),
-        ])
+        do {
+            try channel.pipeline.syncOperations.addHandlers([
+                NIOWebSocketFrameAggregator(
+                    minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: Self.maxFragments, maxAccumulatedFrameSize: limits.maxFrameBytes
+                ),
+                WebSocketConnectionHandler(queue: queue, received: { activity.touch() }),
+            ])
+        } catch {
+            // NIO requires every promise to be completed.
+            finished.fail(error)
+            throw error
+        }
         open.withLock { $0[id] = Open(outbox: outbox, channel: channel, activity: activity, inbound: queue) }
         logger.debug("connection opened", metadata: ["connection": "\(id)", "address": "\(remoteAddress)", "protocol": "\(subprotocol.rawValue)"])
         return finished.futureResult
