@@ -23,27 +23,19 @@ final class RawWebSocket {
     private var buffered: [UInt8] = []
 
     init(port: Int, subprotocol: String = "lc.protobuf2.3", timeout: Duration = .seconds(10)) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }
+        socket = try LoopbackTCP.connect(port: port)
         var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure(description: "connect: \(errno)") }
         try write(Array((
             "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: \(subprotocol)\r\n\r\n"
         ).utf8))
         let terminator: [UInt8] = Array("\r\n\r\n".utf8)
-        while buffered.count < 4 || !buffered.indices.dropLast(3).contains(where: { Array(buffered[$0..<$0 + 4]) == terminator }) {
-            try fill()
+        var headEnd: Int? { buffered.indices.dropLast(3).first { Array(buffered[$0..<$0 + 4]) == terminator }.map { $0 + 4 } }
+        while headEnd == nil {
+            guard try fill() else { throw Failure(description: "closed before the upgrade's answer") }
         }
-        let end = buffered.indices.dropLast(3).first { Array(buffered[$0..<$0 + 4]) == terminator }! + 4
+        let end = headEnd!
         let head = String(decoding: buffered[..<end], as: UTF8.self)
         buffered.removeFirst(end)
         guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "not upgraded: \(head)") }
@@ -99,7 +91,9 @@ final class RawWebSocket {
     @discardableResult
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let read = recv(socket, &chunk, chunk.count, 0)
+        var read = recv(socket, &chunk, chunk.count, 0)
+        // A signal (SIGCHLD from another test's child process) interrupts the wait.
+        while read < 0, errno == EINTR { read = recv(socket, &chunk, chunk.count, 0) }
         guard read >= 0 else { throw Failure(description: "recv: \(errno) (timed out?)") }
         buffered += chunk[..<read]
         return read > 0
@@ -109,6 +103,7 @@ final class RawWebSocket {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EINTR { continue }
             guard written > 0 else { throw Failure(description: "send: \(errno)") }
             offset += written
         }
