@@ -19,6 +19,7 @@ public final class MessagingCore: Sendable {
     let delivery: Delivery
     let clientHooks: ClientHooks
     private let wills = WillMessages()
+    private let noticesAwaitingRelease = NoticesAwaitingRelease()
 
     /// - Parameters:
     ///   - hooks: the handlers consulted at every hook point.
@@ -62,19 +63,22 @@ public final class MessagingCore: Sendable {
         case .conv, .blacklist, .patch: HeldNotices(connectionID: connection.id)
         default: nil
         }
-        defer { notices?.release(to: connection) }
+        defer { notices?.release(to: connection, awaiting: noticesAwaitingRelease) }
+        let reply: GenericCommand?
         do {
-            if let reply = try await HeldNotices.$current.withValue(notices, operation: { try await route(request, on: connection) }) {
-                connection.outbox.send(reply)
-            }
+            reply = try await HeldNotices.$current.withValue(notices, operation: { try await route(request, on: connection) })
         } catch let failure as CommandError {
             context.logger.debug("command refused", metadata: [
                 "cmd": "\(request.cmd)", "op": "\(request.op)", "code": "\(failure.code.rawValue)", "detail": "\(failure.detail ?? "")",
             ])
-            connection.outbox.send(Self.errorReply(failure, to: request))
+            reply = Self.errorReply(failure, to: request)
         } catch {
             context.logger.error("command failed", metadata: ["cmd": "\(request.cmd)", "op": "\(request.op)", "error": "\(error)"])
-            connection.outbox.send(Self.errorReply(CommandError(.internalError), to: request))
+            reply = Self.errorReply(CommandError(.internalError), to: request)
+        }
+        if let reply {
+            noticesAwaitingRelease.sendBeforeReply(on: connection)
+            connection.outbox.send(reply)
         }
     }
 

@@ -236,6 +236,33 @@ import Testing
         try await server.stop()
     }
 
+    /// Held notices wait for their command's reply, never for the next command's: the SDK
+    /// suite's join-after-quit saw the quit's `left` after the join's reply and dropped the
+    /// member it had just added.
+    @Test func heldNoticesGoOutBeforeTheNextCommandsReply() async throws {
+        let server = try await TestServer.start()
+        let (shared, cid) = try await aliceAndBobOnOneConnection(server)
+        _ = try await shared.next { $0.cmd == .conv && $0.op == .joined && $0.peerID == "bob" }
+        var quit = GenericCommand.conversation(.remove, cid: cid, members: ["bob"])
+        quit.peerID = "alice"
+        quit.i = 910
+        var join = GenericCommand.conversation(.add, cid: cid, members: ["bob"])
+        join.peerID = "alice"
+        join.i = 911
+        shared.send(quit)
+        shared.send(join)
+        var seen: [String] = []
+        while !seen.contains("joined") {
+            let frame = try await shared.next { $0.cmd == .conv }
+            seen.append(frame.hasI ? "reply \(frame.i)" : "\(frame.op)")
+        }
+        let joinReply = try #require(seen.firstIndex(of: "reply 911"))
+        #expect(seen.firstIndex(of: "reply 910")! < seen.firstIndex(of: "left")!)
+        #expect(seen.firstIndex(of: "left")! < joinReply, "\(seen)")
+        #expect(seen.firstIndex(of: "membersLeft")! < joinReply, "\(seen)")
+        try await server.stop()
+    }
+
     /// The SDK's `createTemporaryConversation` asks for `unique`: the other member gets the
     /// live one both are in; once it expires, a new one.
     @Test func uniqueTemporaryConversationsAreSharedUntilTheyExpire() async throws {

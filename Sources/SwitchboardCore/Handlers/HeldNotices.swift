@@ -44,20 +44,32 @@ final class HeldNotices: Sendable {
     /// reply alone and act on it.
     static let separation = Duration.milliseconds(50)
 
-    /// Sends what was held, `separation` after the reply; notices caused until then (by work
-    /// the command left running) join them, so none overtakes another.
-    func release(to connection: Connection) {
+    /// Sends what was held `separation` after the reply, or before the connection's next
+    /// reply if that comes sooner; notices caused until then (by work the command left
+    /// running) join them, so none overtakes another.
+    func release(to connection: Connection, awaiting: NoticesAwaitingRelease) {
         let nothingHeld = held.withLock { held in
             guard held?.isEmpty != false else { return false }
             held = nil
             return true
         }
         guard !nothingHeld else { return }
+        awaiting.add(self)
         Task {
             try? await Task.sleep(for: Self.separation)
-            for command in held.withLock({ held in defer { held = nil }; return held ?? [] }) {
+            sendNow(to: connection)
+            awaiting.remove(self)
+        }
+    }
+
+    /// Sends what is held, at most once. Under the lock, so a reply that finds the list
+    /// taken knows its notices are already in the outbox ahead of it.
+    func sendNow(to connection: Connection) {
+        held.withLock { held in
+            for command in held ?? [] {
                 connection.outbox.send(command)
             }
+            held = nil
         }
     }
 }
