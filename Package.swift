@@ -105,6 +105,8 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RS256, for Google's OAuth assertion (FCM).
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -146,6 +148,7 @@ let package = Package(
                 "SwitchboardFuzz",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),

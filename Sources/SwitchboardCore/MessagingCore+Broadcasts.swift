@@ -51,7 +51,7 @@ extension MessagingCore {
                 guard let last = clients.last else { return }
                 await gateway.push(PushNotice(
                     conversationID: message.conversationID, messageID: message.id, from: message.from, timestamp: message.timestamp,
-                    recipients: clients, devices: try await context.store.deviceTokens(of: clients), payload: payload,
+                    recipients: clients, devices: try await context.store.pushDevices(of: clients), payload: payload,
                     profile: profile, apnsTeamID: team
                 ))
                 after = last

@@ -83,6 +83,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var pushProvider = PushProvider.log(file: nil)
     /// When set, iOS devices' pushes go straight to Apple; the rest to `pushProvider`.
     public var apns: APNsSettings?
+    /// When set, Android devices on FCM get their pushes from Firebase; the rest go to `pushProvider`.
+    public var fcm: FCMSettings?
     /// The payload when neither a hook nor the sender gives one.
     public var pushTemplate = PushPayload.defaultTemplate
 
@@ -282,6 +284,15 @@ struct ConfigFile: Decodable {
         var firstRetryMs: Int?
         var template: String?
         var apns: APNs?
+        var fcm: FCM?
+    }
+
+    struct FCM: Decodable {
+        var serviceAccountFile: String?
+        var sendUrl: String?
+        var trustRootsFile: String?
+        var attempts: Int?
+        var firstRetryMs: Int?
     }
 
     struct APNs: Decodable {
@@ -433,6 +444,20 @@ struct ConfigFile: Decodable {
         return settings
     }
 
+    private static func fcmSettings(_ fcm: FCM) throws -> FCMSettings {
+        guard let file = fcm.serviceAccountFile else { throw ConfigError("push.fcm: serviceAccountFile is required") }
+        guard FileManager.default.isReadableFile(atPath: file) else { throw ConfigError("push.fcm.serviceAccountFile: cannot read \(file)") }
+        var settings = FCMSettings(serviceAccountFile: file)
+        if let text = fcm.sendUrl {
+            guard let url = URL(string: text), url.scheme == "https" else { throw ConfigError("push.fcm.sendUrl: an https URL") }
+            settings.sendURL = url
+        }
+        settings.trustRootsFile = fcm.trustRootsFile
+        settings.attempts = fcm.attempts ?? settings.attempts
+        settings.firstRetry = fcm.firstRetryMs.map { .milliseconds($0) } ?? settings.firstRetry
+        return settings
+    }
+
     private func apply(_ push: Push, to config: inout ServerConfig) throws {
         switch push.provider ?? "log" {
         case "log":
@@ -447,6 +472,9 @@ struct ConfigFile: Decodable {
         }
         if let apns = push.apns {
             config.apns = try Self.apnsSettings(apns)
+        }
+        if let fcm = push.fcm {
+            config.fcm = try Self.fcmSettings(fcm)
         }
         if let template = push.template {
             guard PushPayload.isValidTemplate(template) else {

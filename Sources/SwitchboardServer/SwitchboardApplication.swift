@@ -84,10 +84,15 @@ public struct SwitchboardApplication: Sendable {
         case .webhook(let url, let attempts, let firstRetry):
             WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, queue: sharedQueue(), logger: logger)
         }
-        guard let apns = config.apns else { return (provider, queue) }
-        // iPhones to Apple, the rest to the provider.
-        let gateway = try APNsPushGateway(settings: apns, store: store, others: provider, queue: sharedQueue(), metrics: metrics, logger: logger)
-        return (gateway, queue)
+        var services: [PushDevice.Service: any PushGateway] = [:]
+        if let apns = config.apns {
+            services[.apns] = try APNsPushGateway(settings: apns, store: store, queue: sharedQueue(), metrics: metrics, logger: logger)
+        }
+        if let fcm = config.fcm {
+            services[.fcm] = try FCMPushGateway(settings: fcm, store: store, queue: sharedQueue(), metrics: metrics, logger: logger)
+        }
+        guard !services.isEmpty else { return (provider, queue) }
+        return (PushRouter(services: services, others: provider), queue)
     }
 
     /// The hook pipeline a server with this config and these plugins runs.

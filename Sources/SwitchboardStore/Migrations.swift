@@ -175,6 +175,10 @@ enum Migrations {
                 CREATE INDEX installation_channel_by_object ON installation_channel(object_id);
                 """)
         }
+        migrator.registerMigration("v16: FCM tokens looked up") { db in
+            // FCM names a dead device by its registration id.
+            try db.execute(sql: "CREATE INDEX installation_by_registration ON installation(registration_id)")
+        }
         return migrator
     }
 }

@@ -526,23 +526,30 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
-    public func deviceTokens(of clientIDs: [String]) async throws -> [String: [String]] {
+    public func pushDevices(of clientIDs: [String]) async throws -> [String: [PushDevice]] {
         guard !clientIDs.isEmpty else { return [:] }
         return try await read { db in
             let placeholders = Self.placeholders(clientIDs.count)
+            // A device with an installation goes by the installation's type and vendor; one
+            // on FCM is addressed by its registration id, once it has one.
+            let vendor = "CASE WHEN i.vendor = 'fcm' AND i.registration_id IS NULL THEN NULL ELSE i.vendor END"
+            let fcmToken = "CASE WHEN i.vendor = 'fcm' THEN i.registration_id END"
             return try Row.fetchAll(
                 db, cachedSQL: """
-                    SELECT client_id, token FROM (
-                        SELECT client_id, token, registered_at AS at FROM device WHERE client_id IN \(placeholders)
-                        UNION
-                        SELECT c.channel, coalesce(i.device_token, i.registration_id, i.installation_id), i.updated_at
+                    SELECT client_id, token, device_type, vendor FROM (
+                        SELECT d.client_id, coalesce(\(fcmToken), d.token) AS token, i.device_type, \(vendor) AS vendor, d.registered_at AS at
+                        FROM device d LEFT JOIN installation i ON i.device_token = d.token OR i.installation_id = d.token
+                        WHERE d.client_id IN \(placeholders)
+                        UNION ALL
+                        SELECT c.channel, coalesce(\(fcmToken), i.device_token, i.registration_id, i.installation_id), i.device_type, \(vendor), i.updated_at
                         FROM installation_channel c JOIN installation i USING (object_id) WHERE c.channel IN \(placeholders)
                     ) ORDER BY at
                     """,
                 arguments: Self.padded(clientIDs) + Self.padded(clientIDs)
-            ).reduce(into: [:]) { tokens, row in
-                let clientID: String = row["client_id"], token: String = row["token"]
-                if tokens[clientID]?.contains(token) != true { tokens[clientID, default: []].append(token) }
+            ).reduce(into: [:]) { devices, row in
+                let clientID: String = row["client_id"]
+                let device = PushDevice(token: row["token"], deviceType: row["device_type"], vendor: row["vendor"])
+                if devices[clientID]?.contains(where: { $0.token == device.token }) != true { devices[clientID, default: []].append(device) }
             }
         }
     }

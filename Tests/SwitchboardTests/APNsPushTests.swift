@@ -1,5 +1,4 @@
 import Crypto
-import Synchronization
 import Foundation
 import SwitchboardJSON
 import SwitchboardServer
@@ -199,7 +198,7 @@ import Testing
     }
 
     @Test func aDeadTokenIsRemovedAndA429IsTriedAgain() async throws {
-        let tabletAnswers = Counter()
+        let tabletAnswers = CallCounter()
         let setup = try await start { request in
             if request.path.hasSuffix(Self.bobsPhone) { return .init(status: 410, body: #"{"reason":"Unregistered"}"#) }
             return tabletAnswers.next() == 1 ? .init(status: 429, body: #"{"reason":"TooManyRequests"}"#) : .init(status: 200)
@@ -221,17 +220,5 @@ import Testing
         #expect(all[3].path.hasSuffix(Self.bobsTablet))
         try await setup.server.stop()
         try await setup.apple.stop()
-    }
-}
-
-/// Counts calls from any thread.
-private final class Counter: Sendable {
-    private let count = Mutex(0)
-
-    func next() -> Int {
-        count.withLock { count in
-            count += 1
-            return count
-        }
     }
 }

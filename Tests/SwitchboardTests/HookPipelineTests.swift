@@ -70,8 +70,9 @@ import Testing
     func aHandlerPastItsBudgetIsAbandoned(policy: FailurePolicy) async {
         let finished = Mutex(false)
         let sleeper = ScriptedPlugin(name: "sleeper", priority: 1, budget: .milliseconds(50), failurePolicy: policy) { _ in
-            // Ignores cancellation on purpose: the pipeline must not wait for it.
-            await withCheckedContinuation { done in DispatchQueue.global().asyncAfter(deadline: .now() + 5) { done.resume() } }
+            // Ignores cancellation on purpose: the pipeline must not wait for it. Long past
+            // the budget, so that a loaded machine's late timer still fires first.
+            await withCheckedContinuation { done in DispatchQueue.global().asyncAfter(deadline: .now() + 60) { done.resume() } }
             finished.withLock { $0 = true }
             return MessageResult(drop: true)
         }

@@ -28,11 +28,6 @@ public struct Installation: Sendable, Equatable {
         self.channels = channels
     }
 
-    /// The token a push to this device goes to.
-    public var pushToken: String? {
-        deviceToken ?? registrationID ?? installationID
-    }
-
     /// How a `PUT` changes `channels`: LeanCloud's array operations, or a new array.
     public enum ChannelChange: Sendable, Equatable {
         case set([String])

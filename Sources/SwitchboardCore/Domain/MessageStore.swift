@@ -84,9 +84,9 @@ public protocol MessageStore: Sendable {
     func unreadSummaries(for clientID: String, since: Int64, conversationID: String?) async throws -> [UnreadSummary]
     /// Remembers a device a client logged in from, for pushes.
     func registerDevice(clientID: String, token: String, deviceID: String?) async throws
-    /// The device tokens registered by each of `clientIDs`, at login or by an installation
-    /// subscribed to the client's channel (those with none are left out).
-    func deviceTokens(of clientIDs: [String]) async throws -> [String: [String]]
+    /// The devices registered by each of `clientIDs`, at login or by an installation
+    /// subscribed to the client's channel (those with none are left out), oldest first.
+    func pushDevices(of clientIDs: [String]) async throws -> [String: [PushDevice]]
     /// Saves a device for push; one with the same token or installation id is updated
     /// instead. Returns its object id, whether it is new, and when it was saved.
     func saveInstallation(_ installation: Installation) async throws -> (objectID: String, created: Bool, at: Int64)

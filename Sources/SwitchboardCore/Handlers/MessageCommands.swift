@@ -93,9 +93,9 @@ struct MessageCommands: Sendable {
                     message, offline: offline, mutedBy: conversation.mutedBy, clientPushData: pushData, template: context.settings.pushTemplate
                 ) else { return }
                 do {
-                    notice.devices = try await context.store.deviceTokens(of: notice.recipients)
+                    notice.devices = try await context.store.pushDevices(of: notice.recipients)
                 } catch {
-                    context.logger.error("device tokens unavailable; pushing without them", metadata: ["error": "\(error)"])
+                    context.logger.error("push devices unavailable; pushing without them", metadata: ["error": "\(error)"])
                 }
                 await push.push(notice)
             }

@@ -8,8 +8,8 @@ public struct PushNotice: Sendable, Equatable {
     /// When the message was sent (milliseconds); pushes older than `lifetime` are dropped.
     public var timestamp: Int64
     public var recipients: [String]
-    /// The recipients' registered device tokens, by client.
-    public var devices: [String: [String]]
+    /// The recipients' registered devices, by client.
+    public var devices: [String: [PushDevice]]
     /// What is pushed: the `_receiversOffline` hook's `pushMessage`, else the sender's
     /// `pushData`, else the config's template; without `_profile` and `_apns_team_id`.
     public var payload: JSONValue
@@ -22,7 +22,7 @@ public struct PushNotice: Sendable, Equatable {
 
     public init(
         conversationID: String, messageID: String, from: String, timestamp: Int64, recipients: [String],
-        devices: [String: [String]] = [:], payload: JSONValue, profile: String? = nil, apnsTeamID: String? = nil
+        devices: [String: [PushDevice]] = [:], payload: JSONValue, profile: String? = nil, apnsTeamID: String? = nil
     ) {
         self.conversationID = conversationID
         self.messageID = messageID
@@ -44,7 +44,7 @@ public struct PushNotice: Sendable, Equatable {
         var object: [String: JSONValue] = [
             "convId": .string(conversationID), "msgId": .string(messageID), "fromClientId": .string(from),
             "timestamp": .int(timestamp), "recipients": .strings(recipients), "payload": payload,
-            "devices": .object(devices.mapValues { .strings($0) }),
+            "devices": .object(devices.mapValues { .strings($0.map(\.token)) }),
         ]
         if let profile { object["_profile"] = .string(profile) }
         if let apnsTeamID { object["_apns_team_id"] = .string(apnsTeamID) }

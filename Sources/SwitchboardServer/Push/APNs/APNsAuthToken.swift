@@ -32,17 +32,9 @@ final class APNsAuthToken: Sendable {
     }
 
     private func sign(issuedAt: Int64) throws -> String {
-        let header = JSONValue.object(["alg": .string("ES256"), "kid": .string(keyID)])
-        let claims = JSONValue.object(["iss": .string(teamID), "iat": .int(issuedAt)])
-        let signingInput = Self.base64URL(Data(header.jsonString.utf8)) + "." + Self.base64URL(Data(claims.jsonString.utf8))
-        let signature = try key.signature(for: Data(signingInput.utf8))
-        return signingInput + "." + Self.base64URL(signature.rawRepresentation)
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        try CompactJWT.make(
+            header: .object(["alg": .string("ES256"), "kid": .string(keyID)]),
+            claims: .object(["iss": .string(teamID), "iat": .int(issuedAt)])
+        ) { try key.signature(for: $0).rawRepresentation }
     }
 }

@@ -15,7 +15,6 @@ struct APNsNotification: Equatable {
     var body: JSONValue
 
     private static let apsKeys: Set<String> = ["alert", "badge", "sound", "category", "thread-id", "content-available", "mutable-content"]
-    private static let otherPlatforms: Set<String> = ["ios", "android", "fcm", "mi", "hms", "mz", "vivo", "oppo", "hcm"]
 
     /// - Parameters:
     ///   - sentAt: when the message was sent, in milliseconds.
@@ -33,7 +32,7 @@ struct APNsNotification: Equatable {
             data = data.filter { !Self.apsKeys.contains($0.key) && $0.key != "title" }
             if let title = Self.iOSData(payload)["title"] {
                 aps["alert"] = switch aps["alert"] {
-                case .object(var alert)?: .object(alert.merging(["title": title]) { given, _ in given })
+                case .object(let alert)?: .object(alert.merging(["title": title]) { given, _ in given })
                 case let body?: .object(["title": title, "body": body])
                 case nil: .object(["title": title])
                 }
@@ -58,8 +57,6 @@ struct APNsNotification: Equatable {
     }
 
     private static func iOSData(_ payload: JSONValue) -> [String: JSONValue] {
-        guard case .object(let data) = payload else { return ["alert": payload] }
-        if case .object(let iOS)? = data["ios"] { return iOS }
-        return data.filter { !otherPlatforms.contains($0.key) }
+        PlatformPushData.data(for: "ios", in: payload)
     }
 }

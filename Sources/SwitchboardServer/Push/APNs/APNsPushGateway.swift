@@ -7,139 +7,57 @@ import SwitchboardCore
 import SwitchboardHooks
 import SwitchboardJSON
 
-/// The `apns` push provider: sends each offline recipient's iOS devices (those whose token is
-/// an APNs token, as LeanCloud's iOS SDKs send at login) a push over HTTP/2 with token
-/// authentication, and hands the recipients it could not reach that way to `others`.
-///
-/// Pushes wait in a queue of their own and never hold up delivery. A 429 or 5xx answer is
-/// tried again with doubling waits; a 410, `BadDeviceToken` or `Unregistered` removes the
-/// token from the store; every answer is counted in `switchboard_push_apns_total` by outcome.
+/// The `apns` push provider: sends the iOS devices `PushRouter` hands it a push each over
+/// HTTP/2 with token authentication; queued, tried again and counted by `DevicePushDelivery`
+/// (`switchboard_push_apns_total`). A 410, `BadDeviceToken` or `Unregistered` answer removes
+/// the token.
 struct APNsPushGateway: PushGateway {
     let settings: APNsSettings
     let authToken: APNsAuthToken
-    let store: any MessageStore
-    let others: any PushGateway
-    /// Bounded, dropping when full; run by a `WorkQueueService`.
-    let queue: WorkQueue
-    private let outcomes: [Outcome: Counter]
-    let logger: Logger
+    let delivery: DevicePushDelivery
 
-    init(settings: APNsSettings, store: any MessageStore, others: any PushGateway, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+    init(settings: APNsSettings, store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         self.settings = settings
         authToken = try APNsAuthToken(pem: String(contentsOfFile: settings.keyFile, encoding: .utf8), keyID: settings.keyID, teamID: settings.teamID)
-        self.store = store
-        self.others = others
-        self.queue = queue
-        outcomes = Dictionary(uniqueKeysWithValues: Outcome.allCases.map { outcome in
-            (outcome, metrics.makeCounter(
-                subsystem: "push", name: "apns_total", help: "APNs pushes by what became of them, one per device.", labels: [("outcome", outcome.rawValue)]
-            ))
-        })
-        self.logger = logger
-    }
-
-    /// What became of one device's push.
-    enum Outcome: String, CaseIterable {
-        case sent, removedToken = "removed_token", rejected, failed, otherTeam = "other_team", dropped
+        delivery = DevicePushDelivery(
+            service: "APNs", attempts: settings.attempts, firstRetry: settings.firstRetry, store: store, queue: queue, metrics: metrics, logger: logger
+        )
     }
 
     func push(_ notice: PushNotice) async {
-        var iOS: [(clientID: String, token: String)] = []
-        var rest = notice
-        rest.devices = [:]
-        rest.recipients = []
-        for clientID in notice.recipients {
-            let tokens = notice.devices[clientID] ?? []
-            let apnsTokens = tokens.filter(Self.isAPNsToken)
-            if apnsTokens.isEmpty {
-                rest.recipients.append(clientID)
-                if !tokens.isEmpty { rest.devices[clientID] = tokens }
-            } else {
-                iOS += apnsTokens.map { (clientID, $0) }
-            }
-        }
-        if !rest.recipients.isEmpty { await others.push(rest) }
-        guard !iOS.isEmpty else { return }
+        let tokens = notice.devices.values.flatMap { $0.map(\.token) }
+        guard !tokens.isEmpty else { return }
         if let team = notice.apnsTeamID, team != settings.teamID {
             // `_apns_team_id` names a team whose key this server does not have.
-            count(.otherTeam, iOS.count)
+            delivery.count(.otherTeam, tokens.count)
             return
         }
-        let tokens = iOS.map(\.token)
-        let queued = await queue.submit { await send(notice, to: tokens) }
-        if !queued {
-            count(.dropped, tokens.count)
-            logger.warning("push dropped: the APNs queue is full", metadata: ["message": "\(notice.messageID)"])
-        }
+        await delivery.submit(devices: tokens.count, messageID: notice.messageID) { await send(notice, to: tokens) }
     }
-
-    /// APNs device tokens are 32 bytes or more, sent by the SDKs as hex.
-    static func isAPNsToken(_ token: String) -> Bool {
-        token.utf8.count >= 64 && token.utf8.count % 2 == 0 && token.utf8.allSatisfy { Self.hexDigits.contains($0) }
-    }
-
-    private static let hexDigits = Set("0123456789abcdefABCDEF".utf8)
 
     private func send(_ notice: PushNotice, to tokens: [String]) async {
         var badges: [String: Int] = [:]
         if APNsNotification.incrementsBadge(notice.payload) {
             do {
-                badges = try await store.countBadges(tokens: tokens)
+                badges = try await delivery.store.countBadges(tokens: tokens)
             } catch {
-                logger.error("badge counts unavailable; pushing a badge of 1", metadata: ["error": "\(error)"])
+                delivery.logger.error("badge counts unavailable; pushing a badge of 1", metadata: ["error": "\(error)"])
             }
         }
         let base = notice.profile == "dev" ? settings.developmentURL : settings.productionURL
         await withTaskGroup(of: Void.self) { group in
             for token in tokens {
                 let notification = APNsNotification(payload: notice.payload, sentAt: notice.timestamp, badge: badges[token] ?? 1)
-                group.addTask { await deliver(notification, to: token, at: base, messageID: notice.messageID, sentAt: notice.timestamp) }
-            }
-        }
-    }
-
-    private func deliver(_ notification: APNsNotification, to token: String, at base: URL, messageID: String, sentAt: Int64) async {
-        var wait = settings.firstRetry
-        for attempt in 1...max(settings.attempts, 1) {
-            if ServerClock.wallMilliseconds() - sentAt > PushNotice.lifetime {
-                count(.dropped)
-                return
-            }
-            let answer = await post(notification, to: token, at: base)
-            switch answer {
-            case .accepted:
-                count(.sent)
-                return
-            case .deadToken(let reason):
-                count(.removedToken)
-                logger.info("APNs device token removed", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
-                do { try await store.removeDevice(token: token) } catch {
-                    logger.error("removing a dead device token failed", metadata: ["error": "\(error)"])
+                group.addTask {
+                    await delivery.deliver(to: token, messageID: notice.messageID, sentAt: notice.timestamp) {
+                        await post(notification, to: token, at: base)
+                    }
                 }
-                return
-            case .refused(let reason):
-                count(.rejected)
-                logger.warning("APNs refused a push", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
-                return
-            case .later(let reason):
-                logger.warning("APNs push failed; trying again", metadata: ["reason": "\(reason)", "attempt": "\(attempt)", "message": "\(messageID)"])
             }
-            guard attempt < settings.attempts else { break }
-            do { try await Task.sleep(for: wait) } catch { break }
-            wait *= 2
         }
-        count(.failed)
-        logger.error("APNs push given up", metadata: ["attempts": "\(settings.attempts)", "message": "\(messageID)"])
     }
 
-    private enum Answer {
-        case accepted
-        case deadToken(String)
-        case refused(String)
-        case later(String)
-    }
-
-    private func post(_ notification: APNsNotification, to token: String, at base: URL) async -> Answer {
+    private func post(_ notification: APNsNotification, to token: String, at base: URL) async -> DevicePushAnswer {
         var request = HTTPClientRequest(url: base.appendingPathComponent("3/device/\(token)").absoluteString)
         request.method = .POST
         do {
@@ -155,7 +73,7 @@ struct APNsPushGateway: PushGateway {
         request.headers.add(name: "content-type", value: "application/json")
         request.body = .bytes(ByteBuffer(string: notification.body.jsonString))
         do {
-            let response = try await APNsClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
+            let response = try await PushHTTPClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
             let body = try await response.body.collect(upTo: 64 * 1024)
             let reason = (try? JSONValue(parsing: String(buffer: body)))?["reason"]?.stringValue ?? "HTTP \(response.status.code)"
             switch response.status.code {
@@ -168,9 +86,5 @@ struct APNsPushGateway: PushGateway {
         } catch {
             return .later("\(error)")
         }
-    }
-
-    private func count(_ outcome: Outcome, _ devices: Int = 1) {
-        outcomes[outcome]?.increment(by: Int64(devices))
     }
 }

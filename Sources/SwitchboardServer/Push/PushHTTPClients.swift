@@ -2,10 +2,10 @@ import AsyncHTTPClient
 import NIOSSL
 import Synchronization
 
-/// The HTTP/2 clients that talk to APNs, one for each set of trusted roots, kept for the
-/// process's life: AsyncHTTPClient requires a client to be shut down before it goes, and
-/// these never go (as `OutboundHTTP.client`).
-enum APNsClients {
+/// The HTTP/2 clients that talk to push services (APNs, FCM and its token endpoint), one for
+/// each set of trusted roots, kept for the process's life: AsyncHTTPClient requires a client
+/// to be shut down before it goes, and these never go (as `OutboundHTTP.client`).
+enum PushHTTPClients {
     private static let clients = Mutex<[String?: HTTPClient]>([:])
 
     static func client(trustRootsFile: String?) -> HTTPClient {

@@ -1,0 +1,46 @@
+import SwitchboardCore
+
+/// Sends each offline recipient's devices to the service that reaches them: iOS devices to
+/// APNs and Android devices on FCM to Firebase, when the config sets those providers up; the
+/// other devices, and recipients with no device at all, to `others` (the log or webhook
+/// `provider`).
+struct PushRouter: PushGateway {
+    let services: [PushDevice.Service: any PushGateway]
+    let others: any PushGateway
+
+    func push(_ notice: PushNotice) async {
+        var routed: [PushDevice.Service: PushNotice] = [:]
+        var rest = notice
+        rest.recipients = []
+        rest.devices = [:]
+        for clientID in notice.recipients {
+            let devices = notice.devices[clientID] ?? []
+            let leftOver = devices.filter { services[$0.service] == nil }
+            for device in devices where services[device.service] != nil {
+                routed[device.service, default: Self.emptied(notice)].add(device, of: clientID)
+            }
+            if !leftOver.isEmpty || devices.isEmpty {
+                rest.recipients.append(clientID)
+                if !leftOver.isEmpty { rest.devices[clientID] = leftOver }
+            }
+        }
+        for (service, notice) in routed {
+            await services[service]?.push(notice)
+        }
+        if !rest.recipients.isEmpty { await others.push(rest) }
+    }
+
+    private static func emptied(_ notice: PushNotice) -> PushNotice {
+        var notice = notice
+        notice.recipients = []
+        notice.devices = [:]
+        return notice
+    }
+}
+
+private extension PushNotice {
+    mutating func add(_ device: PushDevice, of clientID: String) {
+        if devices[clientID] == nil { recipients.append(clientID) }
+        devices[clientID, default: []].append(device)
+    }
+}
