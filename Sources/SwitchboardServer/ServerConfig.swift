@@ -81,8 +81,9 @@ public struct ServerConfig: Sendable, Equatable {
     public var messageTypes: MessageTypeValidator.Settings?
     /// Where push decisions go.
     public var pushProvider = PushProvider.log(file: nil)
-    /// When set, iOS devices' pushes go straight to Apple; the rest to `pushProvider`.
-    public var apns: APNsSettings?
+    /// When set, iOS devices' pushes go straight to Apple, with the key of the team a push's
+    /// `_apns_team_id` names, else the first's; the rest to `pushProvider`.
+    public var apns: [APNsSettings] = []
     /// When set, Android devices on FCM get their pushes from Firebase; the rest go to `pushProvider`.
     public var fcm: FCMSettings?
     /// The payload when neither a hook nor the sender gives one.
@@ -283,7 +284,7 @@ struct ConfigFile: Decodable {
         var attempts: Int?
         var firstRetryMs: Int?
         var template: String?
-        var apns: APNs?
+        var apns: OneOrMany<APNs>?
         var fcm: FCM?
     }
 
@@ -471,7 +472,9 @@ struct ConfigFile: Decodable {
             throw ConfigError("push.provider: \(other) is not a provider; expected log or webhook")
         }
         if let apns = push.apns {
-            config.apns = try Self.apnsSettings(apns)
+            config.apns = try apns.values.map(Self.apnsSettings)
+            let teams = config.apns.map(\.teamID)
+            guard Set(teams).count == teams.count else { throw ConfigError("push.apns: each team once") }
         }
         if let fcm = push.fcm {
             config.fcm = try Self.fcmSettings(fcm)

@@ -85,8 +85,8 @@ public struct SwitchboardApplication: Sendable {
             WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, queue: sharedQueue(), logger: logger)
         }
         var services: [PushDevice.Service: any PushGateway] = [:]
-        if let apns = config.apns {
-            services[.apns] = try APNsPushGateway(settings: apns, store: store, queue: sharedQueue(), metrics: metrics, logger: logger)
+        if !config.apns.isEmpty {
+            services[.apns] = try APNsPushGateway(teams: config.apns, store: store, queue: sharedQueue(), metrics: metrics, logger: logger)
         }
         if let fcm = config.fcm {
             services[.fcm] = try FCMPushGateway(settings: fcm, store: store, queue: sharedQueue(), metrics: metrics, logger: logger)

@@ -17,7 +17,10 @@ import Testing
         let key: P256.Signing.PrivateKey
     }
 
-    private func start(respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200) }) async throws -> Setup {
+    private func start(
+        secondTeam: P256.Signing.PrivateKey? = nil,
+        respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200) }
+    ) async throws -> Setup {
         let apple = try await LoopbackHTTP2Server.start(respond: respond)
         let directory = TestServer.temporaryDirectory()
         let key = P256.Signing.PrivateKey()
@@ -30,7 +33,15 @@ import Testing
             apns.developmentURL = URL(string: "https://localhost:\(apple.port)/sandbox")!
             apns.trustRootsFile = trustRoots
             apns.firstRetry = .milliseconds(20)
-            config.apns = apns
+            config.apns = [apns]
+            if let secondTeam {
+                let secondKeyFile = directory + "/AuthKey_KEY456.p8"
+                try? secondTeam.pemRepresentation.write(toFile: secondKeyFile, atomically: true, encoding: .utf8)
+                var other = APNsSettings(keyFile: secondKeyFile, keyID: "KEY456", teamID: "TEAM456", topic: "com.example.other")
+                other.productionURL = apns.productionURL
+                other.trustRootsFile = trustRoots
+                config.apns.append(other)
+            }
         }
         return Setup(server: server, apple: apple, key: key)
     }
@@ -125,6 +136,31 @@ import Testing
         try await setup.apple.stop()
     }
 
+    /// One server, two Apple teams: `_apns_team_id` picks the key and the app; a team with
+    /// no key here gets nothing.
+    @Test func apnsTeamIDChoosesTheKeyAndTheApp() async throws {
+        let secondKey = P256.Signing.PrivateKey()
+        let setup = try await start(secondTeam: secondKey)
+        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        for team in ["TEAM456", "TEAM999", "TEAM123"] {
+            var message = GenericCommand.text("for \(team)", cid: cid)
+            message.directMessage.pushData = #"{"alert":"hi","_apns_team_id":"\#(team)"}"#
+            _ = try await alice.request(message)
+        }
+        let requests = try await setup.apple.waitForRequests(2)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(setup.apple.requests.count == 2)
+        let second = try #require(requests.first { $0.headers["apns-topic"] == "com.example.other" })
+        let jwt = try verifiedJWT(second.headers["authorization"], key: secondKey)
+        #expect(jwt.header["kid"] == "KEY456" && jwt.claims["iss"] == "TEAM456")
+        let first = try #require(requests.first { $0.headers["apns-topic"] == "com.example.chat" })
+        #expect(try verifiedJWT(first.headers["authorization"], key: setup.key).claims["iss"] == "TEAM123")
+        try await setup.server.stop()
+        try await setup.apple.stop()
+    }
+
     /// The iOS SDKs report a token that comes after login with `report/upload`.
     @Test func aTokenReportedAfterLoginIsPushedTo() async throws {
         let setup = try await start()
@@ -194,7 +230,13 @@ import Testing
             .write(toFile: file, atomically: true, encoding: .utf8)
         var expected = APNsSettings(keyFile: keyFile, keyID: "K", teamID: "T", topic: "com.example")
         expected.attempts = 3
-        #expect(try ServerConfig.load(path: file).apns == expected)
+        #expect(try ServerConfig.load(path: file).apns == [expected])
+        let second = "    - keyFile: \(keyFile)\n      keyId: K2\n      teamId: T2\n      topic: com.example.two\n"
+        try "push:\n  apns:\n    - keyFile: \(keyFile)\n      keyId: K\n      teamId: T\n      topic: com.example\n      attempts: 3\n\(second)"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try ServerConfig.load(path: file).apns == [expected, APNsSettings(keyFile: keyFile, keyID: "K2", teamID: "T2", topic: "com.example.two")])
+        try "push:\n  apns:\n\(second)\(second)".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
     }
 
     @Test func aDeadTokenIsRemovedAndA429IsTriedAgain() async throws {

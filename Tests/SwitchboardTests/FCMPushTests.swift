@@ -52,7 +52,7 @@ import Testing
                 var settings = APNsSettings(keyFile: appleKey, keyID: "KEY123", teamID: "TEAM123", topic: "com.example.chat")
                 settings.productionURL = URL(string: "https://127.0.0.1:\(apple.port)")!
                 settings.trustRootsFile = trustRoots
-                config.apns = settings
+                config.apns = [settings]
             }
         }
         return Setup(server: server, google: google, apple: apple, key: key)
