@@ -10,4 +10,14 @@ extension MessagingCore {
     ) async throws -> Int64? {
         try await context.store.updateInstallation(objectID: objectID, deviceToken: deviceToken, registrationID: registrationID, badge: badge, channels: channels)
     }
+
+    /// A saved device, as `GET /1.1/installations/<id>` shows it; nil when there is none.
+    public func installation(objectID: String) async throws -> SavedInstallation? {
+        try await context.store.installation(objectID: objectID)
+    }
+
+    /// Forgets a saved device, as `DELETE /1.1/installations/<id>` does; false when there was none.
+    public func deleteInstallation(objectID: String) async throws -> Bool {
+        try await context.store.deleteInstallation(objectID: objectID)
+    }
 }

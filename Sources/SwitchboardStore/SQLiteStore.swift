@@ -597,6 +597,32 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
+    public func installation(objectID: String) async throws -> SavedInstallation? {
+        try await read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM installation WHERE object_id = ?", arguments: [objectID]),
+                  let type = Installation.DeviceType(rawValue: row["device_type"])
+            else { return nil }
+            let channels = try String.fetchAll(
+                db, sql: "SELECT channel FROM installation_channel WHERE object_id = ? ORDER BY channel", arguments: [objectID]
+            )
+            return SavedInstallation(
+                objectID: objectID,
+                installation: Installation(
+                    deviceType: type, deviceToken: row["device_token"], installationID: row["installation_id"],
+                    registrationID: row["registration_id"], vendor: row["vendor"], channels: channels
+                ),
+                badge: row["badge"], createdAt: row["created_at"], updatedAt: row["updated_at"]
+            )
+        }
+    }
+
+    public func deleteInstallation(objectID: String) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM installation WHERE object_id = ?", arguments: [objectID])
+            return db.changesCount > 0
+        }
+    }
+
     private static func change(channels change: Installation.ChannelChange, of objectID: String, _ db: Database) throws {
         if case .set = change {
             try db.execute(sql: "DELETE FROM installation_channel WHERE object_id = ?", arguments: [objectID])

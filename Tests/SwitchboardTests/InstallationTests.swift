@@ -3,7 +3,8 @@ import SwitchboardJSON
 import SwitchboardWire
 import Testing
 
-/// `POST` and `PUT /1.1/installations`: LeanCloud's `_Installation`, saved with the app key.
+/// `/1.1/installations`: LeanCloud's `_Installation`, saved and read with the app key,
+/// deleted with the master key.
 @Suite struct InstallationTests {
     @Test func aDeviceIsSavedOnceAndFoundAgainByItsToken() async throws {
         let server = try await TestServer.start()
@@ -16,6 +17,35 @@ import Testing
             "POST", "/1.1/installations", body: ["deviceType": "android", "installationId": "i-1", "registrationId": "fcm:reg-1", "vendor": "fcm"], key: key
         )
         #expect(again == 200 && second["objectId"] as? String == objectID && second["updatedAt"] != nil)
+        try await server.stop()
+    }
+
+    @Test func aDeviceIsReadBackAndDeletedWithTheMasterKey() async throws {
+        let server = try await TestServer.start()
+        let key = server.config.appKey
+        let (_, saved) = try await server.rest(
+            "POST", "/1.1/installations",
+            body: ["deviceType": "android", "installationId": "i-2", "registrationId": "reg-2", "vendor": "fcm", "channels": ["dave", "carol"]], key: key
+        )
+        let objectID = try #require(saved["objectId"] as? String)
+        _ = try await server.rest("PUT", "/1.1/installations/\(objectID)", body: ["badge": 3], key: key)
+        let (found, device) = try await server.rest("GET", "/1.1/installations/\(objectID)", key: key)
+        #expect(found == 200)
+        #expect(device["objectId"] as? String == objectID && device["deviceType"] as? String == "android")
+        #expect(device["installationId"] as? String == "i-2" && device["registrationId"] as? String == "reg-2" && device["vendor"] as? String == "fcm")
+        #expect(device["channels"] as? [String] == ["carol", "dave"] && device["badge"] as? Int == 3)
+        #expect(device["createdAt"] as? String == saved["createdAt"] as? String && device["deviceToken"] == nil)
+
+        #expect(try await server.rest("DELETE", "/1.1/installations/\(objectID)", key: key).0 == 401)
+        #expect(try await server.rest("DELETE", "/1.1/installations/\(objectID)").0 == 200)
+        let (gone, error) = try await server.rest("GET", "/1.1/installations/\(objectID)", key: key)
+        #expect(gone == 404 && error["code"] as? Int == 101)
+        #expect(try await server.rest("DELETE", "/1.1/installations/\(objectID)").0 == 404)
+        // Its channel went with it: Carol's push has no device.
+        let alice = try await server.login("alice")
+        _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["carol"]))
+        let line = try #require(try await PushLog.lines(server.config.pushLogPath, count: 1).first)
+        #expect(line["devices"] == .object([:]))
         try await server.stop()
     }
 

@@ -35,3 +35,21 @@ public struct Installation: Sendable, Equatable {
         case remove([String])
     }
 }
+
+/// An installation as the store keeps it, for `GET /1.1/installations/<id>`.
+public struct SavedInstallation: Sendable, Equatable {
+    public var objectID: String
+    public var installation: Installation
+    public var badge: Int
+    /// Milliseconds since 1970.
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(objectID: String, installation: Installation, badge: Int, createdAt: Int64, updatedAt: Int64) {
+        self.objectID = objectID
+        self.installation = installation
+        self.badge = badge
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}

@@ -94,6 +94,10 @@ public protocol MessageStore: Sendable {
     func updateInstallation(
         objectID: String, deviceToken: String?, registrationID: String?, badge: Int?, channels: Installation.ChannelChange?
     ) async throws -> Int64?
+    /// A saved device with its channels; nil when there is no such device.
+    func installation(objectID: String) async throws -> SavedInstallation?
+    /// Forgets a saved device and its channels; false when there was none.
+    func deleteInstallation(objectID: String) async throws -> Bool
     /// Counts one more push on each device's badge and returns the counts, by token.
     func countBadges(tokens: [String]) async throws -> [String: Int]
     /// Clears the badge of every device of `clientID`: it has read its messages.
