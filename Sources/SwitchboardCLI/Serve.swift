@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "switchboard")
-        let application = try SwitchboardApplication(config: settings, logger: logger, plugins: SwitchboardCommand.plugins)
+        let application = try await SwitchboardApplication(config: settings, logger: logger, plugins: SwitchboardCommand.plugins)
         logger.notice("database", metadata: ["path": "\(settings.databasePath)"])
         try await application.run()
     }

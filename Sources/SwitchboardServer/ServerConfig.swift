@@ -103,6 +103,10 @@ public struct ServerConfig: Sendable, Equatable {
 
     public init() {}
 
+    /// When set, the store is this PostgreSQL database (`storage.postgres.url`), shared by
+    /// every node; else the SQLite file in the data folder.
+    public var postgresURL: String?
+
     public var databasePath: String {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("switchboard.sqlite").path
     }
@@ -172,7 +176,12 @@ struct ConfigFile: Decodable {
         var signatureMaxAgeSeconds: Int64?
         var privateConversations: Bool?
     }
-    struct Storage: Decodable { var dataDir: String? }
+    struct Storage: Decodable {
+        var dataDir: String?
+        var postgres: Postgres?
+    }
+
+    struct Postgres: Decodable { var url: String? }
     struct Policy: Decodable {
         var budgetMs: Int?
         var onFailure: FailurePolicy?
@@ -345,6 +354,12 @@ struct ConfigFile: Decodable {
         config.signatureMaxAgeSeconds = app?.signatureMaxAgeSeconds ?? config.signatureMaxAgeSeconds
         config.privateConversations = app?.privateConversations ?? config.privateConversations
         config.dataDirectory = storage?.dataDir ?? config.dataDirectory
+        if let postgres = storage?.postgres {
+            guard let url = postgres.url, url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+                throw ConfigError("storage.postgres.url: a postgres:// URL")
+            }
+            config.postgresURL = url
+        }
         config.hooksDirectory = hooks?.dir ?? config.hooksDirectory
         config.scriptWorkers = hooks?.workers ?? config.scriptWorkers
         config.scriptHeapCapMB = hooks?.heapCapMB ?? config.scriptHeapCapMB

@@ -22,7 +22,7 @@ public struct SwitchboardApplication: Sendable {
     public let keywordFilter: KeywordFilter?
     let core: MessagingCore
     let gateway: WebSocketGateway
-    let store: SQLiteStore
+    let store: any MessageStore
     /// What follows a reply: observing hooks, push decisions, pushes.
     let background: WorkQueue
     /// The webhook provider's pushes, apart so that a gateway that is down holds up nothing else.
@@ -31,14 +31,18 @@ public struct SwitchboardApplication: Sendable {
     /// - Parameters:
     ///   - plugins: Swift plugins to run at the hook points, with the built-in handlers.
     ///   - push: where push decisions go; the log by default.
-    public init(config: ServerConfig, logger: Logger, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil) throws {
+    public init(config: ServerConfig, logger: Logger, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil) async throws {
         self.config = config
         self.logger = logger
         hooks = Self.makeHooks(config: config, plugins: plugins, logger: logger)
         keywordFilter = config.keywordFilter.map { KeywordFilter(settings: $0, logger: logger) }
         if let keywordFilter { hooks.register(keywordFilter) }
         if let messageTypes = config.messageTypes { hooks.register(MessageTypeValidator(settings: messageTypes)) }
-        store = try SQLiteStore(path: config.databasePath)
+        if let url = config.postgresURL {
+            store = try await PostgresStore(url: url, logger: logger)
+        } else {
+            store = try SQLiteStore(path: config.databasePath)
+        }
         background = WorkQueue(
             name: "background", capacity: config.backgroundQueueJobs, workers: 32, whenFull: .wait,
             metrics: .init(name: "background", registry: hooks.metrics)
@@ -132,7 +136,7 @@ public struct SwitchboardApplication: Sendable {
         router.get("/health") { [store] _, _ in
             store.acceptsWrites
                 ? Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
-                : Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "database file deleted or replaced; restart the server")))
+                : Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "database refuses writes; restart the server")))
         }
         router.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
         let route = RTMRoute(appID: config.appID, publicURL: config.publicURL)
@@ -156,9 +160,11 @@ public struct SwitchboardApplication: Sendable {
         let queues = [pushQueue, background].compactMap { $0 }.map { queue in
             ServiceGroupConfiguration.ServiceConfiguration(service: WorkQueueService(queue: queue, drainTime: drainTime, logger: logger))
         }
+        // First, so that it stops last: everything else may still write on the way out.
+        let storeService = (store as? PostgresStore).map { [ServiceGroupConfiguration.ServiceConfiguration(service: StoreClosingService(store: $0))] } ?? []
         return ServiceGroup(
             configuration: .init(
-                services: queues + [
+                services: storeService + queues + [
                     .init(service: app),
                     // Without a hooks folder there is nothing to watch: its end must not end the server.
                     .init(service: scriptService, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),

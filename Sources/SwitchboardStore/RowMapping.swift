@@ -5,51 +5,51 @@ import SwitchboardJSON
 
 /// Conversions between table rows and domain values, in one place.
 enum RowMapping {
-    static func conversation(_ row: Row, members: [String]) -> Conversation {
+    static func conversation(_ row: some StoredRow, members: [String]) -> Conversation {
         Conversation(
-            id: row["id"],
-            kind: Conversation.Kind(rawValue: row["kind"]) ?? .normal,
-            name: row["name"],
-            creator: row["creator"],
+            id: row.string("id") ?? "",
+            kind: row.int64("kind").flatMap { Conversation.Kind(rawValue: Int($0)) } ?? .normal,
+            name: row.string("name"),
+            creator: row.string("creator") ?? "",
             members: members,
-            attributes: (try? JSONValue(parsing: row["attributes"]))?.objectValue ?? [:],
-            uniqueKey: row["unique_key"],
-            mutedBy: stringArray(row["muted_by"]),
-            managers: stringArray(row["managers"]),
-            silenced: stringArray(row["silenced"]),
-            silencedUntil: ((try? JSONValue(parsing: row["silenced_until"]))?.objectValue ?? [:]).compactMapValues(\.int64Value),
-            blocked: stringArray(row["blocked"]),
-            createdAt: row["created_at"],
-            updatedAt: row["updated_at"],
-            lastMessageAt: row["last_message_at"],
-            expiresAt: row["expires_at"]
+            attributes: row.string("attributes").flatMap { try? JSONValue(parsing: $0) }?.objectValue ?? [:],
+            uniqueKey: row.string("unique_key"),
+            mutedBy: stringArray(row.string("muted_by")),
+            managers: stringArray(row.string("managers")),
+            silenced: stringArray(row.string("silenced")),
+            silencedUntil: (row.string("silenced_until").flatMap { try? JSONValue(parsing: $0) }?.objectValue ?? [:]).compactMapValues(\.int64Value),
+            blocked: stringArray(row.string("blocked")),
+            createdAt: row.int64("created_at") ?? 0,
+            updatedAt: row.int64("updated_at") ?? 0,
+            lastMessageAt: row.int64("last_message_at"),
+            expiresAt: row.int64("expires_at")
         )
     }
 
-    static func membership(_ row: Row) -> Membership {
-        Membership(conversationID: row["conversation_id"], clientID: row["client_id"], joinedAt: row["joined_at"])
+    static func membership(_ row: some StoredRow) -> Membership {
+        Membership(conversationID: row.string("conversation_id") ?? "", clientID: row.string("client_id") ?? "", joinedAt: row.int64("joined_at") ?? 0)
     }
 
-    static func message(_ row: Row) -> Message {
+    static func message(_ row: some StoredRow) -> Message {
         let content: MessageContent
-        if let bytes: Data = row["bytes"] {
+        if let bytes = row.data("bytes") {
             content = .binary(Array(bytes))
         } else {
-            content = .text(row["text"] ?? "")
+            content = .text(row.string("text") ?? "")
         }
         return Message(
-            id: row["id"],
-            conversationID: row["conversation_id"],
-            from: row["sender"],
+            id: row.string("id") ?? "",
+            conversationID: row.string("conversation_id") ?? "",
+            from: row.string("sender") ?? "",
             content: content,
-            timestamp: row["timestamp"],
-            mentionAll: row["mention_all"],
-            mentionPids: stringArray(row["mention_pids"]),
-            patchTimestamp: row["patch_timestamp"],
-            wantsReceipt: row["wants_receipt"],
-            clientToken: row["client_token"],
-            seq: row["seq"],
-            audience: (row["audience"] as String?).map(stringArray)
+            timestamp: row.int64("timestamp") ?? 0,
+            mentionAll: row.bool("mention_all") ?? false,
+            mentionPids: stringArray(row.string("mention_pids")),
+            patchTimestamp: row.int64("patch_timestamp"),
+            wantsReceipt: row.bool("wants_receipt") ?? false,
+            clientToken: row.string("client_token"),
+            seq: row.int64("seq"),
+            audience: row.string("audience").map(stringArray)
         )
     }
 

@@ -102,7 +102,7 @@ final class ServerProcess {
         }
         var logger = Logger(label: "switchboard-bench-server")
         logger.logLevel = .critical
-        let application = try SwitchboardApplication(config: config, logger: logger)
+        let application = try await SwitchboardApplication(config: config, logger: logger)
         let group = try await application.serviceGroup { port in
             FileHandle.standardOutput.write(Data("port \(port)\n".utf8))
         }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SwitchboardServer
 import SwitchboardCore
 import SwitchboardWire
 import Testing
@@ -308,7 +308,7 @@ import Testing
         let lasting = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 3600)).convMessage.cid
         try await alice.sendText("gone soon", cid: brief)
         try await alice.sendText("still here", cid: lasting)
-        let stored = StoredRows(path: server.config.databasePath)
+        let stored = StoredRows(config: server.config)
         // Conversation, its two members, the message and its copy queued for bob (offline).
         #expect(try await stored.count(of: brief) == 5)
         let deadline = ContinuousClock.now + .seconds(10)
@@ -333,23 +333,21 @@ import Testing
     }
 }
 
-/// Reads a running server's database file, to see what it keeps.
+/// Reads a running server's database, to see what it keeps.
 private struct StoredRows {
-    let path: String
+    let config: ServerConfig
 
     /// Rows that belong to a conversation, in every table that holds them.
     func count(of conversationID: String) async throws -> Int {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let database = try DatabaseQueue(path: path, configuration: configuration)
-        return try await database.read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT (SELECT COUNT(*) FROM conversation WHERE id = ?1)
-                     + (SELECT COUNT(*) FROM conversation_member WHERE conversation_id = ?1)
-                     + (SELECT COUNT(*) FROM message WHERE conversation_id = ?1)
-                     + (SELECT COUNT(*) FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq WHERE conversation_id = ?1)
-                     + (SELECT COUNT(*) FROM receipt_position WHERE conversation_id = ?1)
-                """, arguments: [conversationID]) ?? 0
-        }
+        try await TestDatabase.count(
+            """
+            SELECT (SELECT COUNT(*) FROM conversation WHERE id = $1)
+                 + (SELECT COUNT(*) FROM conversation_member WHERE conversation_id = $1)
+                 + (SELECT COUNT(*) FROM message WHERE conversation_id = $1)
+                 + (SELECT COUNT(*) FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq WHERE conversation_id = $1)
+                 + (SELECT COUNT(*) FROM receipt_position WHERE conversation_id = $1)
+            """,
+            conversationID, in: config
+        )
     }
 }

@@ -31,7 +31,7 @@ struct DiskFullTests {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
-    @Test func sendsWorkAgainOnceSpaceIsFreedAndTheLogDoesNotKeepIt() async throws {
+    @Test(.disabled(if: TestDatabase.usesPostgres, "SQLite's disk")) func sendsWorkAgainOnceSpaceIsFreedAndTheLogDoesNotKeepIt() async throws {
         let folder = try mountSmallFileSystem(megabytes: 8)
         defer { unmount(folder) }
         let server = try await TestServer.start(dataDirectory: folder + "/data")

@@ -32,7 +32,7 @@ import Testing
 @Suite struct DatabaseFileTests {
     /// SQLite keeps writing to a database file deleted under it; acknowledging those writes
     /// would lose the messages at the next restart.
-    @Test func aDeletedDatabaseFileStopsAcknowledgements() async throws {
+    @Test(.disabled(if: TestDatabase.usesPostgres, "SQLite's file")) func aDeletedDatabaseFileStopsAcknowledgements() async throws {
         let server = try await TestServer.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])

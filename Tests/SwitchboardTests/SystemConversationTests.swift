@@ -1,6 +1,5 @@
 import Foundation
 import SwitchboardCore
-import SwitchboardStore
 import SwitchboardWire
 import Testing
 
@@ -11,8 +10,7 @@ import Testing
         let directory = TestServer.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let cid = Identifiers.conversationID()
-        do {
-            let store = try SQLiteStore(path: directory + "/switchboard.sqlite")
+        try await TestDatabase.withStore(dataDirectory: directory) { store in
             try await store.createConversation(Conversation(
                 id: cid, kind: .system, name: "news", creator: "system", members: [], attributes: [:], uniqueKey: nil, createdAt: 1, updatedAt: 1
             ))

@@ -1,6 +1,9 @@
 /// Everything the core keeps across restarts. The core depends on this protocol only;
-/// `SwitchboardStore` implements it over SQLite.
+/// `SwitchboardStore` implements it over SQLite and over PostgreSQL.
 public protocol MessageStore: Sendable {
+    /// False when writes are refused for good (SQLite's file deleted under the server);
+    /// `/health` then says so.
+    var acceptsWrites: Bool { get }
     func createConversation(_ conversation: Conversation) async throws
     /// The conversation, whether or not it has expired; callers decide what expiry means.
     func conversation(id: String) async throws -> Conversation?
@@ -112,4 +115,8 @@ public protocol MessageStore: Sendable {
     func lastMessages(conversationIDs: [String]) async throws -> [String: Message]
     /// The greatest message timestamp stored, so the clock can continue past it.
     func latestMessageTimestamp() async throws -> Int64?
+}
+
+extension MessageStore {
+    public var acceptsWrites: Bool { true }
 }

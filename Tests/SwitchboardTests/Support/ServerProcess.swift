@@ -25,9 +25,10 @@ struct ServerProcess: Sendable {
     static func start(dataDirectory: String, extraConfig: String = "") async throws -> ServerProcess {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let configPath = dataDirectory + "/test-config.yaml"
+        let postgres = try await TestDatabase.url(for: dataDirectory).map { ", postgres: { url: \"\($0)\" }" } ?? ""
         let config = """
             server: { logLevel: notice }
-            storage: { dataDir: \(dataDirectory) }
+            storage: { dataDir: \(dataDirectory)\(postgres) }
             hooks: { dir: \(dataDirectory)/hooks }
             keywords: { enabled: false }
             \(extraConfig)

@@ -7,7 +7,8 @@ import SwitchboardJS
 import SwitchboardServer
 import SwitchboardWire
 
-/// A real server on a free loopback port with its own SQLite file, for one test.
+/// A real server on a free loopback port with its own SQLite file (or PostgreSQL database,
+/// see `TestDatabase`), for one test.
 final class TestServer: Sendable {
     let port: Int
     let config: ServerConfig
@@ -28,6 +29,7 @@ final class TestServer: Sendable {
         config.hooksDirectory = config.dataDirectory + "/hooks"
         // The keyword filter only when a test asks for it.
         config.keywordFilter = nil
+        config.postgresURL = try await TestDatabase.url(for: config.dataDirectory)
         configure(&config)
         // Paths may name files inside project folders: `myapp/cloud.js`.
         for (path, source) in scripts {
@@ -37,7 +39,7 @@ final class TestServer: Sendable {
         }
         var logger = Logger(label: "switchboard-test")
         logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
-        let application = try SwitchboardApplication(config: config, logger: logger, plugins: plugins, push: push)
+        let application = try await SwitchboardApplication(config: config, logger: logger, plugins: plugins, push: push)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let group = try await application.serviceGroup { port in portContinuation.yield(port) }
         let running = Task { try await group.run() }

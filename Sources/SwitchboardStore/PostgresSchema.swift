@@ -1,0 +1,137 @@
+/// The PostgreSQL schema, as migrations in code, the same tables as SQLite's (`Migrations`)
+/// in PostgreSQL's types. Append new migrations; never edit a shipped one.
+enum PostgresSchema {
+    static let migrations: [(name: String, sql: [String])] = [
+        ("v1: the tables of SQLite's v16", [
+            """
+            CREATE TABLE conversation (
+                id TEXT PRIMARY KEY,
+                kind INTEGER NOT NULL,
+                name TEXT,
+                creator TEXT NOT NULL,
+                attributes TEXT NOT NULL DEFAULT '{}',
+                unique_key TEXT UNIQUE,
+                muted_by TEXT NOT NULL DEFAULT '[]',
+                managers TEXT NOT NULL DEFAULT '[]',
+                silenced TEXT NOT NULL DEFAULT '[]',
+                silenced_until TEXT NOT NULL DEFAULT '{}',
+                blocked TEXT NOT NULL DEFAULT '[]',
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                last_message_at BIGINT,
+                expires_at BIGINT
+            )
+            """,
+            "CREATE INDEX conversation_by_expiry ON conversation(expires_at) WHERE expires_at IS NOT NULL",
+            "CREATE INDEX conversation_by_update ON conversation(updated_at)",
+            """
+            CREATE TABLE conversation_member (
+                conversation_id TEXT NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
+                client_id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                joined_at BIGINT NOT NULL DEFAULT 0,
+                PRIMARY KEY (conversation_id, client_id)
+            )
+            """,
+            "CREATE INDEX conversation_member_by_client ON conversation_member(client_id)",
+            """
+            CREATE TABLE message (
+                seq BIGSERIAL PRIMARY KEY,
+                id TEXT NOT NULL UNIQUE,
+                conversation_id TEXT NOT NULL,
+                sender TEXT NOT NULL,
+                text TEXT,
+                bytes BYTEA,
+                lctype INTEGER NOT NULL DEFAULT 0,
+                timestamp BIGINT NOT NULL,
+                mention_all BOOLEAN NOT NULL DEFAULT false,
+                mention_pids TEXT NOT NULL DEFAULT '[]',
+                patch_timestamp BIGINT,
+                wants_receipt BOOLEAN NOT NULL DEFAULT false,
+                client_token TEXT,
+                audience TEXT
+            )
+            """,
+            "CREATE INDEX message_by_conversation_time ON message(conversation_id, timestamp)",
+            "CREATE INDEX message_by_patch_time ON message(patch_timestamp) WHERE patch_timestamp IS NOT NULL",
+            "CREATE UNIQUE INDEX message_by_client_token ON message(conversation_id, sender, client_token) WHERE client_token IS NOT NULL",
+            """
+            CREATE TABLE receipt_position (
+                conversation_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                acknowledged_up_to BIGINT NOT NULL DEFAULT 0,
+                read_up_to BIGINT NOT NULL DEFAULT 0,
+                PRIMARY KEY (conversation_id, client_id)
+            )
+            """,
+            """
+            CREATE TABLE device (
+                client_id TEXT NOT NULL,
+                token TEXT NOT NULL,
+                device_id TEXT,
+                registered_at BIGINT NOT NULL,
+                badge INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (client_id, token)
+            )
+            """,
+            "CREATE INDEX device_by_token ON device(token)",
+            """
+            CREATE TABLE client_device (
+                client_id TEXT NOT NULL,
+                device_key TEXT NOT NULL,
+                last_seen_at BIGINT NOT NULL,
+                PRIMARY KEY (client_id, device_key)
+            )
+            """,
+            "CREATE INDEX client_device_by_last_seen ON client_device(last_seen_at)",
+            """
+            CREATE TABLE device_inbox (
+                client_id TEXT NOT NULL,
+                device_key TEXT NOT NULL,
+                message_seq BIGINT NOT NULL REFERENCES message(seq) ON DELETE CASCADE,
+                delivered_at BIGINT NOT NULL,
+                PRIMARY KEY (client_id, device_key, message_seq)
+            )
+            """,
+            "CREATE INDEX device_inbox_by_message ON device_inbox(message_seq)",
+            """
+            CREATE TABLE notice (
+                seq BIGSERIAL PRIMARY KEY,
+                client_id TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                command BYTEA NOT NULL
+            )
+            """,
+            "CREATE INDEX notice_by_client_time ON notice(client_id, created_at)",
+            "CREATE INDEX notice_by_time ON notice(created_at)",
+            """
+            CREATE TABLE broadcast (
+                message_id TEXT PRIMARY KEY REFERENCES message(id) ON DELETE CASCADE,
+                valid_till BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE installation (
+                object_id TEXT PRIMARY KEY,
+                device_type TEXT NOT NULL,
+                device_token TEXT UNIQUE,
+                installation_id TEXT UNIQUE,
+                registration_id TEXT,
+                vendor TEXT,
+                badge INTEGER NOT NULL DEFAULT 0,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX installation_by_registration ON installation(registration_id)",
+            """
+            CREATE TABLE installation_channel (
+                channel TEXT NOT NULL,
+                object_id TEXT NOT NULL REFERENCES installation(object_id) ON DELETE CASCADE,
+                PRIMARY KEY (channel, object_id)
+            )
+            """,
+            "CREATE INDEX installation_channel_by_object ON installation_channel(object_id)",
+        ]),
+    ]
+}

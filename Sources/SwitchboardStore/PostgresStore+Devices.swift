@@ -1,0 +1,245 @@
+import Foundation
+import PostgresNIO
+import SwitchboardCore
+
+extension PostgresStore {
+    public func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws -> Int64? {
+        try await transaction { connection in
+            let known = try await connection.all(
+                "SELECT device_key, last_seen_at FROM client_device WHERE client_id = \(device.clientID) FOR UPDATE", logger
+            )
+            if known.isEmpty, !device.key.isEmpty {
+                // What was queued before the client ever logged in is its first device's.
+                try await connection.query(
+                    "UPDATE device_inbox SET device_key = \(device.key) WHERE client_id = \(device.clientID) AND device_key = ''", logger: logger
+                )
+            }
+            try await connection.query(
+                """
+                INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES (\(device.clientID), \(device.key), \(time))
+                ON CONFLICT (client_id, device_key) DO UPDATE SET last_seen_at = excluded.last_seen_at
+                """,
+                logger: logger
+            )
+            return known.first { $0.string("device_key") == device.key }?.int64("last_seen_at")
+        }
+    }
+
+    public func keepNotice(_ command: [UInt8], for clientIDs: [String], at time: Int64) async throws {
+        guard !clientIDs.isEmpty else { return }
+        try await run(
+            """
+            INSERT INTO notice (client_id, created_at, command)
+            SELECT client, \(time), \(ByteBuffer(bytes: command)) FROM unnest(\(clientIDs)::text[]) AS client
+            """
+        )
+    }
+
+    public func notices(for clientID: String, since time: Int64, limit: Int) async throws -> [[UInt8]] {
+        try await all(
+            "SELECT command FROM notice WHERE client_id = \(clientID) AND created_at >= \(time) ORDER BY seq LIMIT \(limit)"
+        ).compactMap { $0.data("command").map { Array($0) } }
+    }
+
+    public func keepBroadcast(messageID: String, validTill: Int64) async throws {
+        try await run("INSERT INTO broadcast (message_id, valid_till) VALUES (\(messageID), \(validTill))")
+    }
+
+    public func broadcasts(in conversationID: String?, sentAfter: Int64, validAt now: Int64, skip: Int, limit: Int) async throws -> [Message] {
+        try await all(
+            """
+            SELECT message.* FROM broadcast JOIN message ON message.id = broadcast.message_id
+            WHERE broadcast.valid_till > \(now) AND message.timestamp > \(sentAfter)
+                AND (\(conversationID)::text IS NULL OR message.conversation_id = \(conversationID))
+            ORDER BY message.timestamp LIMIT \(limit) OFFSET \(skip)
+            """
+        ).map(RowMapping.message)
+    }
+
+    public func deleteBroadcast(messageID: String) async throws -> Bool {
+        try await !all("DELETE FROM broadcast WHERE message_id = \(messageID) RETURNING message_id").isEmpty
+    }
+
+    public func clientsSeen(since time: Int64) async throws -> [String] {
+        try await all("SELECT DISTINCT client_id FROM client_device WHERE last_seen_at >= \(time)").compactMap { $0.string("client_id") }
+    }
+
+    public func forgetDevices(unseenSince time: Int64) async throws -> Int {
+        try await transaction { connection in
+            try await connection.query(
+                """
+                DELETE FROM device_inbox WHERE (client_id, device_key) IN (
+                    SELECT client_id, device_key FROM client_device WHERE last_seen_at < \(time))
+                """,
+                logger: logger
+            )
+            try await connection.query("DELETE FROM notice WHERE created_at < \(time)", logger: logger)
+            try await connection.query("DELETE FROM broadcast WHERE valid_till < \(time)", logger: logger)
+            return try await connection.all("DELETE FROM client_device WHERE last_seen_at < \(time) RETURNING client_id", logger).count
+        }
+    }
+
+    public func registerDevice(clientID: String, token: String, deviceID: String?) async throws {
+        try await run(
+            """
+            INSERT INTO device (client_id, token, device_id, registered_at) VALUES (\(clientID), \(token), \(deviceID), \(ServerClock.wallMilliseconds()))
+            ON CONFLICT (client_id, token) DO UPDATE SET device_id = excluded.device_id, registered_at = excluded.registered_at
+            """
+        )
+    }
+
+    public func pushDevices(of clientIDs: [String]) async throws -> [String: [PushDevice]] {
+        guard !clientIDs.isEmpty else { return [:] }
+        // As `SQLiteStore`'s: an installation's type and vendor decide, FCM by registration id.
+        return try await all(
+            """
+            SELECT client_id, token, device_type, vendor FROM (
+                SELECT d.client_id, COALESCE(CASE WHEN i.vendor = 'fcm' THEN i.registration_id END, d.token) AS token, i.device_type,
+                    CASE WHEN i.vendor = 'fcm' AND i.registration_id IS NULL THEN NULL ELSE i.vendor END AS vendor, d.registered_at AS at
+                FROM device d LEFT JOIN installation i ON i.device_token = d.token OR i.installation_id = d.token
+                WHERE d.client_id = ANY(\(clientIDs))
+                UNION ALL
+                SELECT c.channel, COALESCE(CASE WHEN i.vendor = 'fcm' THEN i.registration_id END, i.device_token, i.registration_id, i.installation_id),
+                    i.device_type, CASE WHEN i.vendor = 'fcm' AND i.registration_id IS NULL THEN NULL ELSE i.vendor END, i.updated_at
+                FROM installation_channel c JOIN installation i USING (object_id) WHERE c.channel = ANY(\(clientIDs))
+            ) AS devices ORDER BY at
+            """
+        ).reduce(into: [:]) { devices, row in
+            let clientID = row.string("client_id") ?? ""
+            let device = PushDevice(token: row.string("token") ?? "", deviceType: row.string("device_type"), vendor: row.string("vendor"))
+            if devices[clientID]?.contains(where: { $0.token == device.token }) != true { devices[clientID, default: []].append(device) }
+        }
+    }
+
+    public func saveInstallation(_ installation: Installation) async throws -> (objectID: String, created: Bool, at: Int64) {
+        let now = ServerClock.wallMilliseconds()
+        return try await transaction { connection in
+            let existing = try await connection.all(
+                """
+                SELECT object_id FROM installation WHERE device_token = \(installation.deviceToken)
+                    OR installation_id = \(installation.installationID) FOR UPDATE
+                """,
+                logger
+            ).first?.string("object_id")
+            let objectID = existing ?? Identifiers.objectID()
+            try await connection.query(
+                """
+                INSERT INTO installation (object_id, device_type, device_token, installation_id, registration_id, vendor, created_at, updated_at)
+                VALUES (\(objectID), \(installation.deviceType.rawValue), \(installation.deviceToken), \(installation.installationID),
+                    \(installation.registrationID), \(installation.vendor), \(now), \(now))
+                ON CONFLICT (object_id) DO UPDATE SET device_type = excluded.device_type, device_token = excluded.device_token,
+                    installation_id = excluded.installation_id, registration_id = COALESCE(excluded.registration_id, installation.registration_id),
+                    vendor = COALESCE(excluded.vendor, installation.vendor), updated_at = excluded.updated_at
+                """,
+                logger: logger
+            )
+            try await Self.change(channels: .add(installation.channels), of: objectID, connection, logger)
+            return (objectID, existing == nil, now)
+        }
+    }
+
+    public func updateInstallation(
+        objectID: String, deviceToken: String?, registrationID: String?, badge: Int?, channels: Installation.ChannelChange?
+    ) async throws -> Int64? {
+        let now = ServerClock.wallMilliseconds()
+        return try await transaction { connection in
+            let updated = try await connection.all(
+                """
+                UPDATE installation SET device_token = COALESCE(\(deviceToken), device_token),
+                    registration_id = COALESCE(\(registrationID), registration_id), badge = COALESCE(\(badge), badge), updated_at = \(now)
+                WHERE object_id = \(objectID) RETURNING object_id
+                """,
+                logger
+            )
+            guard !updated.isEmpty else { return nil }
+            if let channels { try await Self.change(channels: channels, of: objectID, connection, logger) }
+            return now
+        }
+    }
+
+    private static func change(channels change: Installation.ChannelChange, of objectID: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        switch change {
+        case .set(let channels):
+            try await connection.query("DELETE FROM installation_channel WHERE object_id = \(objectID)", logger: logger)
+            try await add(channels, to: objectID, connection, logger)
+        case .add(let channels):
+            try await add(channels, to: objectID, connection, logger)
+        case .remove(let channels):
+            try await connection.query(
+                "DELETE FROM installation_channel WHERE object_id = \(objectID) AND channel = ANY(\(channels))", logger: logger
+            )
+        }
+    }
+
+    private static func add(_ channels: [String], to objectID: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        guard !channels.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO installation_channel (channel, object_id) SELECT DISTINCT channel, \(objectID)
+            FROM unnest(\(channels)::text[]) AS channel ON CONFLICT DO NOTHING
+            """,
+            logger: logger
+        )
+    }
+
+    public func installation(objectID: String) async throws -> SavedInstallation? {
+        guard let row = try await all("SELECT * FROM installation WHERE object_id = \(objectID)").first,
+              let type = row.string("device_type").flatMap(Installation.DeviceType.init(rawValue:))
+        else { return nil }
+        let channels = try await all("SELECT channel FROM installation_channel WHERE object_id = \(objectID) ORDER BY channel").compactMap { $0.string("channel") }
+        return SavedInstallation(
+            objectID: objectID,
+            installation: Installation(
+                deviceType: type, deviceToken: row.string("device_token"), installationID: row.string("installation_id"),
+                registrationID: row.string("registration_id"), vendor: row.string("vendor"), channels: channels
+            ),
+            badge: Int(row.int64("badge") ?? 0), createdAt: row.int64("created_at") ?? 0, updatedAt: row.int64("updated_at") ?? 0
+        )
+    }
+
+    public func deleteInstallation(objectID: String) async throws -> Bool {
+        try await !all("DELETE FROM installation WHERE object_id = \(objectID) RETURNING object_id").isEmpty
+    }
+
+    public func countBadges(tokens: [String]) async throws -> [String: Int] {
+        guard !tokens.isEmpty else { return [:] }
+        let rows = try await all(
+            """
+            WITH devices AS (UPDATE device SET badge = badge + 1 WHERE token = ANY(\(tokens)) RETURNING token, badge),
+                installations AS (UPDATE installation SET badge = badge + 1 WHERE device_token = ANY(\(tokens)) RETURNING device_token AS token, badge)
+            SELECT token, MAX(badge) AS badge FROM (SELECT * FROM devices UNION ALL SELECT * FROM installations) AS counted GROUP BY token
+            """
+        )
+        var counts = Dictionary(uniqueKeysWithValues: Set(tokens).map { ($0, 1) })
+        for row in rows {
+            if let token = row.string("token") { counts[token] = Int(row.int64("badge") ?? 1) }
+        }
+        return counts
+    }
+
+    public func clearBadges(of clientID: String) async throws {
+        try await transaction { connection in
+            try await connection.query("UPDATE device SET badge = 0 WHERE client_id = \(clientID) AND badge != 0", logger: logger)
+            try await connection.query(
+                """
+                UPDATE installation SET badge = 0 WHERE badge != 0
+                    AND object_id IN (SELECT object_id FROM installation_channel WHERE channel = \(clientID))
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func removeDevice(token: String) async throws {
+        try await transaction { connection in
+            try await connection.query("DELETE FROM device WHERE token = \(token)", logger: logger)
+            try await connection.query("DELETE FROM installation WHERE device_token = \(token) OR registration_id = \(token)", logger: logger)
+        }
+    }
+
+    public func clientsWithDevices(after clientID: String, limit: Int) async throws -> [String] {
+        try await all(
+            "SELECT DISTINCT client_id FROM device WHERE client_id > \(clientID) ORDER BY client_id LIMIT \(limit)"
+        ).compactMap { $0.string("client_id") }
+    }
+}

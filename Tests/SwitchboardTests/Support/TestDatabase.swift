@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+import GRDB
+import Logging
+import PostgresNIO
+import SwitchboardCore
+import SwitchboardServer
+import SwitchboardStore
+
+/// Where a test server keeps its data. With `SWITCHBOARD_TEST_POSTGRES_URL` set (see
+/// `scripts/with-postgres`) every server gets a PostgreSQL database of its own, named after
+/// its data folder, so that a server restarted on the same folder finds its data again;
+/// otherwise the SQLite file in the folder.
+enum TestDatabase {
+    static let postgresURL = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_POSTGRES_URL"]
+
+    static var usesPostgres: Bool { postgresURL != nil }
+
+    /// The database URL for `dataDirectory`, created if it is new; nil without PostgreSQL.
+    static func url(for dataDirectory: String) async throws -> String? {
+        guard let base = postgresURL, var components = URLComponents(string: base) else { return nil }
+        let name = "sb_" + SHA256.hash(data: Data(dataDirectory.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        try await withClient(base) { client in
+            do {
+                try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P04" {
+                // It exists: a server restarted on the same folder.
+            }
+        }
+        components.path = "/" + name
+        return components.string
+    }
+
+    /// The count a query (one `$1` argument) gives on the server's database.
+    static func count(_ sql: String, _ argument: String, in config: ServerConfig) async throws -> Int {
+        guard let url = config.postgresURL else {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let database = try DatabaseQueue(path: config.databasePath, configuration: configuration)
+            return try await database.read { try Int.fetchOne($0, sql: sql, arguments: [argument]) ?? 0 }
+        }
+        var bindings = PostgresBindings()
+        bindings.append(argument)
+        let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
+        return try await withClient(url) { client in
+            for try await count in try await client.query(query).decode(Int.self) { return count }
+            return 0
+        }
+    }
+
+    /// A store on the database a server with `dataDirectory` would use, to set data up before it starts.
+    static func withStore<Result: Sendable>(dataDirectory: String, _ body: (any MessageStore) async throws -> Result) async throws -> Result {
+        guard let url = try await url(for: dataDirectory) else {
+            return try await body(try SQLiteStore(path: dataDirectory + "/switchboard.sqlite"))
+        }
+        let store = try await PostgresStore(url: url, logger: Logger(label: "test-store"))
+        defer { store.close() }
+        return try await body(store)
+    }
+
+    private static func withClient<Result: Sendable>(_ url: String, _ body: (PostgresClient) async throws -> Result) async throws -> Result {
+        let client = PostgresClient(configuration: try configuration(url))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+
+    private static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+        let components = URLComponents(string: url)!
+        return PostgresClient.Configuration(
+            host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: String(components.path.dropFirst()), tls: .disable
+        )
+    }
+}
