@@ -3,7 +3,8 @@
 # Debian/Ubuntu; runs apt-get as root or through sudo.
 set -euo pipefail
 
-packages=(libsqlite3-dev pkg-config libjavascriptcoregtk-4.1-dev)
+# postgresql: the tests run the suites again on a throwaway PostgreSQL (scripts/with-postgres).
+packages=(libsqlite3-dev pkg-config libjavascriptcoregtk-4.1-dev postgresql)
 
 missing=()
 for package in "${packages[@]}"; do

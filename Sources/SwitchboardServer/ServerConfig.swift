@@ -106,6 +106,8 @@ public struct ServerConfig: Sendable, Equatable {
     /// When set, the store is this PostgreSQL database (`storage.postgres.url`), shared by
     /// every node; else the SQLite file in the data folder.
     public var postgresURL: String?
+    /// Connections this node opens to PostgreSQL at most.
+    public var postgresMaxConnections = 20
 
     public var databasePath: String {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("switchboard.sqlite").path
@@ -181,7 +183,10 @@ struct ConfigFile: Decodable {
         var postgres: Postgres?
     }
 
-    struct Postgres: Decodable { var url: String? }
+    struct Postgres: Decodable {
+        var url: String?
+        var maxConnections: Int?
+    }
     struct Policy: Decodable {
         var budgetMs: Int?
         var onFailure: FailurePolicy?
@@ -359,6 +364,8 @@ struct ConfigFile: Decodable {
                 throw ConfigError("storage.postgres.url: a postgres:// URL")
             }
             config.postgresURL = url
+            config.postgresMaxConnections = postgres.maxConnections ?? config.postgresMaxConnections
+            guard config.postgresMaxConnections >= 1 else { throw ConfigError("storage.postgres.maxConnections: at least 1") }
         }
         config.hooksDirectory = hooks?.dir ?? config.hooksDirectory
         config.scriptWorkers = hooks?.workers ?? config.scriptWorkers

@@ -7,6 +7,6 @@ struct StoreClosingService: Service {
 
     func run() async {
         try? await gracefulShutdown()
-        store.close()
+        await store.close()
     }
 }

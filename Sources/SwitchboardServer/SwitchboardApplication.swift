@@ -39,7 +39,7 @@ public struct SwitchboardApplication: Sendable {
         if let keywordFilter { hooks.register(keywordFilter) }
         if let messageTypes = config.messageTypes { hooks.register(MessageTypeValidator(settings: messageTypes)) }
         if let url = config.postgresURL {
-            store = try await PostgresStore(url: url, logger: logger)
+            store = try await PostgresStore(url: url, maxConnections: config.postgresMaxConnections, logger: logger)
         } else {
             store = try SQLiteStore(path: config.databasePath)
         }

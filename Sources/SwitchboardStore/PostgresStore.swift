@@ -12,9 +12,11 @@ public final class PostgresStore: MessageStore {
     private let running: Task<Void, Never>
 
     /// Connects to the database at `url` and brings its schema up to date; the client's
-    /// connections live until `close()`.
-    public init(url: String, logger: Logger) async throws {
-        let client = PostgresClient(configuration: try PostgresConnectionSettings.configuration(url: url), backgroundLogger: logger)
+    /// connections, at most `maxConnections`, live until `close()`.
+    public init(url: String, maxConnections: Int = 20, logger: Logger) async throws {
+        var configuration = try PostgresConnectionSettings.configuration(url: url)
+        configuration.options.maximumConnections = max(maxConnections, 1)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
         running = Task { await client.run() }
@@ -26,9 +28,10 @@ public final class PostgresStore: MessageStore {
         }
     }
 
-    /// Closes the connections.
-    public func close() {
+    /// Closes the connections, and returns once they are closed.
+    public func close() async {
         running.cancel()
+        await running.value
     }
 
     /// Applies the migrations not yet applied, under a lock so that nodes starting together

@@ -25,7 +25,7 @@ struct ServerProcess: Sendable {
     static func start(dataDirectory: String, extraConfig: String = "") async throws -> ServerProcess {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let configPath = dataDirectory + "/test-config.yaml"
-        let postgres = try await TestDatabase.url(for: dataDirectory).map { ", postgres: { url: \"\($0)\" }" } ?? ""
+        let postgres = try await TestDatabase.url(for: dataDirectory).map { ", postgres: { url: \"\($0)\", maxConnections: 3 }" } ?? ""
         let config = """
             server: { logLevel: notice }
             storage: { dataDir: \(dataDirectory)\(postgres) }

@@ -30,6 +30,8 @@ final class TestServer: Sendable {
         // The keyword filter only when a test asks for it.
         config.keywordFilter = nil
         config.postgresURL = try await TestDatabase.url(for: config.dataDirectory)
+        // Hundreds of test servers share one PostgreSQL: a few connections each.
+        config.postgresMaxConnections = 3
         configure(&config)
         // Paths may name files inside project folders: `myapp/cloud.js`.
         for (path, source) in scripts {

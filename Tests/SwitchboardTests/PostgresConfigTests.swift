@@ -1,0 +1,26 @@
+import Foundation
+import SwitchboardServer
+import Testing
+
+/// `storage.postgres`: which database, how many connections; bad values stop the start.
+@Suite struct PostgresConfigTests {
+    @Test func theDatabaseIsNamedByAURL() throws {
+        let file = TestServer.temporaryDirectory() + "/switchboard.yaml"
+        try "storage:\n  postgres:\n    url: postgres://switchboard:s3cret@db.internal:5433/chat?sslmode=require\n    maxConnections: 5\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let config = try ServerConfig.load(path: file)
+        #expect(config.postgresURL == "postgres://switchboard:s3cret@db.internal:5433/chat?sslmode=require")
+        #expect(config.postgresMaxConnections == 5)
+        for bad in ["url: mysql://db/chat", "maxConnections: 3", "url: postgres://db/chat\n    maxConnections: 0"] {
+            try "storage:\n  postgres:\n    \(bad)\n".write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(throws: ConfigError.self, "\(bad)") { try ServerConfig.load(path: file) }
+        }
+    }
+
+    /// A URL without a user reaches the store, which says what is wrong before connecting.
+    @Test func aURLWithoutAUserIsRefusedAtStart() async throws {
+        await #expect(throws: (any Error).self) {
+            try await TestServer.start { $0.postgresURL = "postgres://127.0.0.1:1/chat" }
+        }
+    }
+}
