@@ -22,12 +22,12 @@ import Testing
 
     /// `respond` answers sends; the token endpoint hands out `token-1`, `token-2`, … .
     private func start(
-        apns: Bool = false, respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200) }
+        apns: Bool = false, tokenLifetime: Int = 3599, respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200) }
     ) async throws -> Setup {
         let tokens = CallCounter()
         let google = try await LoopbackHTTP2Server.start { request in
             guard request.path == "/token" else { return respond(request) }
-            return .init(status: 200, body: #"{"access_token":"token-\#(tokens.next())","expires_in":3599,"token_type":"Bearer"}"#)
+            return .init(status: 200, body: #"{"access_token":"token-\#(tokens.next())","expires_in":\#(tokenLifetime),"token_type":"Bearer"}"#)
         }
         let directory = TestServer.temporaryDirectory()
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
@@ -176,6 +176,22 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         #expect(tokens(Array(all.dropFirst(6))) == ["busy", "stale"])
         #expect(setup.google.requests.filter { $0.path == Self.sendPath }.count == 8)
+        try await setup.server.stop()
+        try await setup.google.stop()
+    }
+
+    /// An access token is renewed before Google says it expires (here after half its one
+    /// second, since the usual five minutes' margin is longer than that).
+    @Test func anExpiringAccessTokenIsRenewed() async throws {
+        let setup = try await start(tokenLifetime: 1)
+        try await installAndroid("carol", registrationID: "carols-fcm-token", on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["carol"])
+        _ = try await alice.sendText("one", cid: cid)
+        #expect(try await sends(setup.google, count: 1)[0].headers["authorization"] == "Bearer token-1")
+        try await Task.sleep(for: .milliseconds(700))
+        _ = try await alice.sendText("two", cid: cid)
+        #expect(try await sends(setup.google, count: 2)[1].headers["authorization"] == "Bearer token-2")
         try await setup.server.stop()
         try await setup.google.stop()
     }
