@@ -96,6 +96,8 @@ final class ServerProcess {
         config.hooksDirectory = directory + "/hooks"
         let keywords = directory + "/keywords.txt"
         config.keywordFilter = FileManager.default.fileExists(atPath: keywords) ? .init(file: keywords) : nil
+        // The same figures with the PostgreSQL store (the database should be empty).
+        config.postgresURL = ProcessInfo.processInfo.environment["SWITCHBOARD_BENCH_POSTGRES_URL"]
         Thread.detachNewThread {
             _ = FileHandle.standardInput.readDataToEndOfFile()
             exit(0)
