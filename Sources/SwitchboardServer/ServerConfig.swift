@@ -2,6 +2,7 @@ import Foundation
 import SwitchboardCore
 import SwitchboardHooks
 import SwitchboardJS
+import SwitchboardStore
 import Yams
 
 /// The server's configuration: the YAML file in `config/`, then command-line overrides.
@@ -360,9 +361,8 @@ struct ConfigFile: Decodable {
         config.privateConversations = app?.privateConversations ?? config.privateConversations
         config.dataDirectory = storage?.dataDir ?? config.dataDirectory
         if let postgres = storage?.postgres {
-            guard let url = postgres.url, url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
-                throw ConfigError("storage.postgres.url: a postgres:// URL")
-            }
+            guard let url = postgres.url else { throw ConfigError("storage.postgres.url: a postgres:// URL") }
+            do { try PostgresStore.checkURL(url) } catch { throw ConfigError("\(error)") }
             config.postgresURL = url
             config.postgresMaxConnections = postgres.maxConnections ?? config.postgresMaxConnections
             guard config.postgresMaxConnections >= 1 else { throw ConfigError("storage.postgres.maxConnections: at least 1") }

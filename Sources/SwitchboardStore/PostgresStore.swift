@@ -28,6 +28,12 @@ public final class PostgresStore: MessageStore {
         }
     }
 
+    /// Throws, saying what is wrong, unless `url` names a database this store can reach
+    /// (checked when the config is read, before anything connects).
+    public static func checkURL(_ url: String) throws {
+        _ = try PostgresConnectionSettings.configuration(url: url)
+    }
+
     /// Closes the connections, and returns once they are closed.
     public func close() async {
         running.cancel()

@@ -11,7 +11,7 @@ import Testing
         let config = try ServerConfig.load(path: file)
         #expect(config.postgresURL == "postgres://switchboard:s3cret@db.internal:5433/chat?sslmode=require")
         #expect(config.postgresMaxConnections == 5)
-        for bad in ["url: mysql://db/chat", "maxConnections: 3", "url: postgres://db/chat\n    maxConnections: 0"] {
+        for bad in ["url: mysql://db/chat", "maxConnections: 3", "url: postgres://u@db/chat\n    maxConnections: 0", "url: postgres://db/chat"] {
             try "storage:\n  postgres:\n    \(bad)\n".write(toFile: file, atomically: true, encoding: .utf8)
             #expect(throws: ConfigError.self, "\(bad)") { try ServerConfig.load(path: file) }
         }

@@ -9,11 +9,6 @@ public struct PushDevice: Sendable, Hashable {
     public var token: String
     public var service: Service
 
-    public init(token: String, service: Service) {
-        self.token = token
-        self.service = service
-    }
-
     /// A device as the store knows it. `deviceType` and `vendor` come from its installation
     /// when it has one (an Android device reaches FCM by its `vendor` `fcm` registration id);
     /// a token from login alone goes by its shape: LeanCloud's iOS SDKs log in with the APNs

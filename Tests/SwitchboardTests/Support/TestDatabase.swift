@@ -5,7 +5,7 @@ import Logging
 import PostgresNIO
 import SwitchboardCore
 import SwitchboardServer
-import SwitchboardStore
+@testable import SwitchboardStore
 
 /// Where a test server keeps its data. With `SWITCHBOARD_TEST_POSTGRES_URL` set (see
 /// `scripts/with-postgres`) every server gets a PostgreSQL database of its own, named after
@@ -85,19 +85,11 @@ enum TestDatabase {
     }
 
     private static func withClient<Result: Sendable>(_ url: String, _ body: (PostgresClient) async throws -> Result) async throws -> Result {
-        let client = PostgresClient(configuration: try configuration(url))
+        let client = PostgresClient(configuration: try PostgresConnectionSettings.configuration(url: url))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
             return try await body(client)
         }
-    }
-
-    private static func configuration(_ url: String) throws -> PostgresClient.Configuration {
-        let components = URLComponents(string: url)!
-        return PostgresClient.Configuration(
-            host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: String(components.path.dropFirst()), tls: .disable
-        )
     }
 }
