@@ -25,8 +25,9 @@ public struct SwitchboardApplication: Sendable {
     let store: any MessageStore
     /// What follows a reply: observing hooks, push decisions, pushes.
     let background: WorkQueue
-    /// The webhook provider's pushes, apart so that a gateway that is down holds up nothing else.
-    let pushQueue: WorkQueue?
+    /// The pushes of each provider that sends over the network (webhook, APNs, FCM), each in
+    /// a queue of its own, so that a service that is down holds up nothing else.
+    let pushQueues: [WorkQueue]
 
     /// - Parameters:
     ///   - plugins: Swift plugins to run at the hook points, with the built-in handlers.
@@ -50,9 +51,9 @@ public struct SwitchboardApplication: Sendable {
         let pushGateway: any PushGateway
         if let push {
             pushGateway = push
-            pushQueue = nil
+            pushQueues = []
         } else {
-            (pushGateway, pushQueue) = try Self.pushGateway(config: config, store: store, metrics: hooks.metrics, logger: logger)
+            (pushGateway, pushQueues) = try Self.pushGateway(config: config, store: store, metrics: hooks.metrics, logger: logger)
         }
         core = MessagingCore(
             settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background, logger: logger
@@ -71,32 +72,28 @@ public struct SwitchboardApplication: Sendable {
         )
     }
 
-    /// The push provider the config names, and the queue it needs run, if any.
-    static func pushGateway(config: ServerConfig, store: any MessageStore, metrics: HookMetrics, logger: Logger) throws -> (any PushGateway, WorkQueue?) {
-        // Made only for the providers that send over the network, which share it.
-        var queue: WorkQueue?
-        func sharedQueue() -> WorkQueue {
-            if let queue { return queue }
-            let made = WorkQueue(
-                name: "push", capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: "push", registry: metrics)
-            )
-            queue = made
+    /// The push provider the config names, and the queues it needs run.
+    static func pushGateway(config: ServerConfig, store: any MessageStore, metrics: HookMetrics, logger: Logger) throws -> (any PushGateway, [WorkQueue]) {
+        var queues: [WorkQueue] = []
+        func queue(_ name: String) -> WorkQueue {
+            let made = WorkQueue(name: name, capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: name, registry: metrics))
+            queues.append(made)
             return made
         }
         let provider: any PushGateway = switch config.pushProvider {
         case .log: JSONLinesPushGateway(path: config.pushLogPath, logger: logger)
         case .webhook(let url, let attempts, let firstRetry):
-            WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, queue: sharedQueue(), logger: logger)
+            WebhookPushGateway(url: url, attempts: attempts, firstRetry: firstRetry, queue: queue("push"), logger: logger)
         }
         var services: [PushDevice.Service: any PushGateway] = [:]
         if !config.apns.isEmpty {
-            services[.apns] = try APNsPushGateway(teams: config.apns, store: store, queue: sharedQueue(), metrics: metrics, logger: logger)
+            services[.apns] = try APNsPushGateway(teams: config.apns, store: store, queue: queue("push_apns"), metrics: metrics, logger: logger)
         }
         if let fcm = config.fcm {
-            services[.fcm] = try FCMPushGateway(settings: fcm, store: store, queue: sharedQueue(), metrics: metrics, logger: logger)
+            services[.fcm] = try FCMPushGateway(settings: fcm, store: store, queue: queue("push_fcm"), metrics: metrics, logger: logger)
         }
-        guard !services.isEmpty else { return (provider, queue) }
-        return (PushRouter(services: services, others: provider), queue)
+        guard !services.isEmpty else { return (provider, queues) }
+        return (PushRouter(services: services, others: provider), queues)
     }
 
     /// The hook pipeline a server with this config and these plugins runs.
@@ -157,7 +154,7 @@ public struct SwitchboardApplication: Sendable {
             logger: logger
         )
         let drainTime = Duration.seconds(config.shutdownDrainSeconds)
-        let queues = [pushQueue, background].compactMap { $0 }.map { queue in
+        let queues = (pushQueues + [background]).map { queue in
             ServiceGroupConfiguration.ServiceConfiguration(service: WorkQueueService(queue: queue, drainTime: drainTime, logger: logger))
         }
         // First, so that it stops last: everything else may still write on the way out.

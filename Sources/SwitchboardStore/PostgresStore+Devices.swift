@@ -223,7 +223,8 @@ extension PostgresStore {
             try await connection.query(
                 """
                 UPDATE installation SET badge = 0 WHERE badge != 0
-                    AND object_id IN (SELECT object_id FROM installation_channel WHERE channel = \(clientID))
+                    AND (object_id IN (SELECT object_id FROM installation_channel WHERE channel = \(clientID))
+                        OR device_token IN (SELECT token FROM device WHERE client_id = \(clientID)))
                 """,
                 logger: logger
             )

@@ -653,8 +653,12 @@ public final class SQLiteStore: MessageStore {
         try await writer.write { db in
             try db.executeCached(sql: "UPDATE device SET badge = 0 WHERE client_id = ? AND badge != 0", arguments: [clientID])
             try db.executeCached(
-                sql: "UPDATE installation SET badge = 0 WHERE badge != 0 AND object_id IN (SELECT object_id FROM installation_channel WHERE channel = ?)",
-                arguments: [clientID]
+                sql: """
+                    UPDATE installation SET badge = 0 WHERE badge != 0
+                        AND (object_id IN (SELECT object_id FROM installation_channel WHERE channel = ?)
+                            OR device_token IN (SELECT token FROM device WHERE client_id = ?))
+                    """,
+                arguments: [clientID, clientID]
             )
         }
     }

@@ -19,7 +19,8 @@ import Testing
 
     private func start(
         secondTeam: P256.Signing.PrivateKey? = nil,
-        respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200) }
+        respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200) },
+        configure: @escaping @Sendable (inout ServerConfig) -> Void = { _ in }
     ) async throws -> Setup {
         let apple = try await LoopbackHTTP2Server.start(respond: respond)
         let directory = TestServer.temporaryDirectory()
@@ -42,6 +43,7 @@ import Testing
                 other.trustRootsFile = trustRoots
                 config.apns.append(other)
             }
+            configure(&config)
         }
         return Setup(server: server, apple: apple, key: key)
     }
@@ -111,6 +113,12 @@ import Testing
     @Test func readingClearsTheBadgeAndProfileDevGoesToTheSandbox() async throws {
         let setup = try await start()
         try await register("bob", token: Self.bobsPhone, on: setup.server)
+        // The app also saved the phone as an installation, on no channel: its count is the
+        // phone's too, and the read clears it as well.
+        let (saved, _) = try await setup.server.rest(
+            "POST", "/1.1/installations", body: ["deviceType": "ios", "deviceToken": Self.bobsPhone], key: setup.server.config.appKey
+        )
+        #expect(saved == 200)
         let alice = try await setup.server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await alice.sendText("one", cid: cid)
@@ -239,6 +247,48 @@ import Testing
         #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
     }
 
+    /// APNs refuses a provider token it thinks expired (a clock far off): the push is tried
+    /// again with a newly signed one.
+    @Test func anExpiredProviderTokenIsRenewedAndThePushTriedAgain() async throws {
+        let answers = CallCounter()
+        let setup = try await start { _ in
+            answers.next() == 1 ? .init(status: 403, body: #"{"reason":"ExpiredProviderToken"}"#) : .init(status: 200)
+        }
+        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        _ = try await alice.sendText("one", cid: cid)
+        let requests = try await setup.apple.waitForRequests(2)
+        let refused = requests[0].headers["authorization"], renewed = requests[1].headers["authorization"]
+        #expect(refused != renewed)
+        _ = try verifiedJWT(renewed, key: setup.key)
+        #expect(try await setup.server.metric(#"switchboard_push_apns_total{outcome="sent"}"#, reaches: 1) == 1)
+        #expect(try await setup.server.metric(#"switchboard_push_apns_total{outcome="rejected"}"#) == 0)
+        try await setup.server.stop()
+        try await setup.apple.stop()
+    }
+
+    /// Pushes for the webhook hang in a gateway that never answers; iPhones' pushes, in a
+    /// queue of their own, still reach APNs at once.
+    @Test func aWebhookThatNeverAnswersHoldsUpNoAPNsPush() async throws {
+        let gateway = try await SilentGateway.start()
+        let setup = try await start(configure: { config in
+            config.pushProvider = .webhook(url: URL(string: "http://127.0.0.1:\(gateway.port)/push")!, attempts: 1, firstRetry: .seconds(1))
+            config.shutdownDrainSeconds = 1
+        })
+        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let withCarol = try await alice.startConversation(members: ["carol"])
+        // More than the queue's 16 workers, each held until the webhook's 10 s time-out.
+        for number in 0..<20 { try await alice.sendText("m\(number)", cid: withCarol) }
+        let withBob = try await alice.startConversation(members: ["bob"])
+        _ = try await alice.sendText("hi", cid: withBob)
+        #expect(try await setup.apple.waitForRequests(1, timeout: .seconds(5)).first?.path == "/3/device/\(Self.bobsPhone)")
+        try await setup.server.stop()
+        try await setup.apple.stop()
+        await gateway.stop()
+    }
+
     @Test func aDeadTokenIsRemovedAndA429IsTriedAgain() async throws {
         let tabletAnswers = CallCounter()
         let setup = try await start { request in
@@ -260,6 +310,10 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         #expect(setup.apple.requests.count == 4)
         #expect(all[3].path.hasSuffix(Self.bobsTablet))
+        // One device's outcome each: the phone's removal and the tablet's two pushes.
+        #expect(try await setup.server.metric(#"switchboard_push_apns_total{outcome="sent"}"#, reaches: 2) == 2)
+        #expect(try await setup.server.metric(#"switchboard_push_apns_total{outcome="removed_token"}"#) == 1)
+        #expect(try await setup.server.metric(#"switchboard_push_apns_total{outcome="failed"}"#) == 0)
         try await setup.server.stop()
         try await setup.apple.stop()
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import Synchronization
 import SwitchboardHooks
 import SwitchboardWire
@@ -53,31 +52,12 @@ import FoundationNetworking
         for _ in 0..<50 {
             let rounds = Int((ContinuousClock.now - started) / .seconds(10))
             expected = 60 - 16 * (1 + rounds) - 5
-            let metrics = try await fetch("http://127.0.0.1:\(server.port)/metrics")
-            let line = metrics.split(separator: "\n").first { $0.hasPrefix(#"switchboard_work_jobs_dropped_total{queue="push"}"#) }
-            dropped = line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+            dropped = try await server.metric(#"switchboard_work_jobs_dropped_total{queue="push"}"#)
             if dropped >= expected { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(dropped > 0 && dropped >= expected)
         try await server.stop()
         await gateway.stop()
-    }
-
-    private func fetch(_ url: String) async throws -> String {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: url)!)
-        return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// A push gateway that takes requests and never answers them.
-private enum SilentGateway {
-    static func start() async throws -> LocalHTTPServer {
-        let router = Router()
-        router.post("/push") { _, _ -> HTTPResponse.Status in
-            try await Task.sleep(for: .seconds(60))
-            return .ok
-        }
-        return try await LocalHTTPServer.start(router, label: "silent-push")
     }
 }

@@ -176,6 +176,8 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         #expect(tokens(Array(all.dropFirst(6))) == ["busy", "stale"])
         #expect(setup.google.requests.filter { $0.path == Self.sendPath }.count == 8)
+        #expect(try await setup.server.metric(#"switchboard_push_fcm_total{outcome="sent"}"#, reaches: 4) == 4)
+        #expect(try await setup.server.metric(#"switchboard_push_fcm_total{outcome="removed_token"}"#) == 2)
         try await setup.server.stop()
         try await setup.google.stop()
     }

@@ -32,7 +32,7 @@ struct DevicePushDelivery: Sendable {
         self.queue = queue
         outcomes = Dictionary(uniqueKeysWithValues: Outcome.allCases.map { outcome in
             (outcome, metrics.makeCounter(
-                subsystem: "push", name: "\(service.lowercased())_total", help: "\(service) pushes by what became of them, one per device.",
+                subsystem: "push", name: service.lowercased(), help: "\(service) pushes by what became of them, one per device.",
                 labels: [("outcome", outcome.rawValue)]
             ))
         })

@@ -31,6 +31,15 @@ final class APNsAuthToken: Sendable {
         }
     }
 
+    /// Drops `token` after APNs called it expired (a clock off by more than the hour), so
+    /// the next push signs a new one; a token already renewed is kept, so pushes refused
+    /// together renew it once (APNs refuses renewals more often than every 20 minutes).
+    func discard(_ token: String) {
+        current.withLock { current in
+            if current?.token == token { current = nil }
+        }
+    }
+
     private func sign(issuedAt: Int64) throws -> String {
         try CompactJWT.make(
             header: .object(["alg": .string("ES256"), "kid": .string(keyID)]),

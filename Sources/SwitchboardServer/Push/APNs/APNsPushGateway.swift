@@ -10,8 +10,9 @@ import SwitchboardJSON
 /// The `apns` push provider: sends the iOS devices `PushRouter` hands it a push each over
 /// HTTP/2 with token authentication; queued, tried again and counted by `DevicePushDelivery`
 /// (`switchboard_push_apns_total`). A 410, `BadDeviceToken` or `Unregistered` answer removes
-/// the token. A push goes with the key of the team its `_apns_team_id` names, else the
-/// first team's; one naming a team without a key here is not sent (`other_team`).
+/// the token; `ExpiredProviderToken` renews the provider token and tries again. A push goes
+/// with the key of the team its `_apns_team_id` names, else the first team's; one naming a
+/// team without a key here is not sent (`other_team`).
 struct APNsPushGateway: PushGateway {
     /// One team's key, app and endpoints.
     struct Team: Sendable {
@@ -73,11 +74,13 @@ struct APNsPushGateway: PushGateway {
     private func post(_ notification: APNsNotification, to token: String, at base: URL, as team: Team) async -> DevicePushAnswer {
         var request = HTTPClientRequest(url: base.appendingPathComponent("3/device/\(token)").absoluteString)
         request.method = .POST
+        let authToken: String
         do {
-            request.headers.add(name: "authorization", value: "bearer \(try team.authToken.token())")
+            authToken = try team.authToken.token()
         } catch {
             return .refused("signing the provider token failed: \(error)")
         }
+        request.headers.add(name: "authorization", value: "bearer \(authToken)")
         request.headers.add(name: "apns-topic", value: team.settings.topic)
         request.headers.add(name: "apns-push-type", value: notification.pushType)
         request.headers.add(name: "apns-priority", value: String(notification.priority))
@@ -92,6 +95,9 @@ struct APNsPushGateway: PushGateway {
             switch response.status.code {
             case 200: return .accepted
             case 410: return .deadToken(reason)
+            case 403 where reason == "ExpiredProviderToken":
+                team.authToken.discard(authToken)
+                return .later(reason)
             case 400 where reason == "BadDeviceToken" || reason == "Unregistered": return .deadToken(reason)
             case 429, 500...: return .later(reason)
             default: return .refused(reason)
