@@ -77,7 +77,9 @@ public final class MessagingCore: Sendable {
             reply = Self.errorReply(CommandError(.internalError), to: request)
         }
         if let reply {
-            noticesAwaitingRelease.sendBeforeReply(on: connection)
+            if noticesAwaitingRelease.sendBeforeReply(on: connection) {
+                try? await Task.sleep(for: HeldNotices.gapBeforeReply)
+            }
             connection.outbox.send(reply)
         }
     }

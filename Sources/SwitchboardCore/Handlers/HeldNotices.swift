@@ -44,6 +44,13 @@ final class HeldNotices: Sendable {
     /// reply alone and act on it.
     static let separation = Duration.milliseconds(50)
 
+    /// How long a reply waits behind notices released early for it. In the same socket
+    /// read, Node's `ws` emits both frames in one task, and the SDK, which looks up the
+    /// conversation before it applies a notice, applied the reply first (its own suite's
+    /// `join/quit` and `add/remove` kept the member the notice removed or added); a frame of
+    /// its own lets the notice be applied first.
+    static let gapBeforeReply = Duration.milliseconds(5)
+
     /// Sends what was held `separation` after the reply, or before the connection's next
     /// reply if that comes sooner; notices caused until then (by work the command left
     /// running) join them, so none overtakes another.

@@ -19,10 +19,13 @@ final class NoticesAwaitingRelease: Sendable {
         }
     }
 
-    /// Call before writing a reply on `connection`.
-    func sendBeforeReply(on connection: Connection) {
-        for notices in waiting.withLock({ $0.removeValue(forKey: connection.id) }) ?? [] {
+    /// Call before writing a reply on `connection`; true when notices went out, and the
+    /// reply should then wait `HeldNotices.gapBeforeReply`.
+    func sendBeforeReply(on connection: Connection) -> Bool {
+        let released = waiting.withLock { $0.removeValue(forKey: connection.id) } ?? []
+        for notices in released {
             notices.sendNow(to: connection)
         }
+        return !released.isEmpty
     }
 }
