@@ -27,9 +27,8 @@ extension MessagingCore {
             if let seq = message.seq { presence.messageStored(seq: seq) }
             try await context.store.keepBroadcast(messageID: message.id, validTill: validTill)
         }
-        let online = Set(presence.onlineDevices.keys.map(\.clientID))
-        delivery.deliver(message, to: Array(online), conversation: conversation, except: nil, transient: transient)
-        context.logger.info("broadcast sent", metadata: ["message": "\(message.id)", "conversation": "\(id)", "online": "\(online.count)"])
+        delivery.deliver(message, to: nil, conversation: conversation, except: nil, transient: transient, toSender: false)
+        context.logger.info("broadcast sent", metadata: ["message": "\(message.id)", "conversation": "\(id)"])
         if let push {
             let payload = push.objectValue != nil ? push : ["alert": push]
             await messages.background.submit { [context, messages, message] in

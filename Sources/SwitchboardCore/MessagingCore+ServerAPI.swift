@@ -116,9 +116,16 @@ extension MessagingCore {
         return (online.count, online.union(try await context.store.clientsSeen(since: midnight)).count)
     }
 
-    /// Ends every session of a client: each of its devices gets `session/closed` with 4115
-    /// KICKED_BY_APP (and `reason`), and `_clientOffline` runs with closeCode 4.
+    /// Ends every session of a client, on every node: each of its devices gets
+    /// `session/closed` with 4115 KICKED_BY_APP (and `reason`), and `_clientOffline` runs
+    /// with closeCode 4.
     public func kick(_ clientID: String, reason: String?) async {
+        await kickHere(clientID, reason: reason)
+        context.link.publish(.kick(clientID: clientID, reason: reason))
+    }
+
+    /// Ends the client's sessions on this node (see `kick`).
+    func kickHere(_ clientID: String, reason: String?) async {
         for session in presence.sessions(of: clientID) {
             guard let closed = presence.close(clientID: clientID, connectionID: session.connection.id) else { continue }
             var notice = Replies.notification(.session, op: .closed, to: clientID)
@@ -126,6 +133,7 @@ extension MessagingCore {
             notice.sessionMessage.reason = reason ?? ErrorCode.kickedByApp.reason
             closed.connection.outbox.send(notice)
             context.logger.info("client kicked", metadata: ["client": "\(clientID)", "connection": "\(closed.connection.id)"])
+            await context.link.sessionClosed(closed)
             await clientHooks.offline(clientID, session: closed, closeCode: .kickedByAPI, message: reason ?? "kicked by the app")
             await context.deviceLeft(closed.device)
         }

@@ -8,7 +8,7 @@ import SwitchboardWire
 public final class MessagingCore: Sendable {
     public let presence = Presence()
     let context: CoreContext
-    private let sessions: SessionCommands
+    let sessions: SessionCommands
     /// The session tokens handed out at login, which the client REST API also takes.
     public let sessionTokens: SessionTokens
     let conversations: ConversationCommands
@@ -25,10 +25,12 @@ public final class MessagingCore: Sendable {
     ///   - hooks: the handlers consulted at every hook point.
     ///   - push: where push decisions for offline members go.
     ///   - background: runs what follows a reply: observing hooks, push decisions, pushes.
+    ///   - link: the other nodes sharing `store`; none by default.
     public init(
-        settings: CoreSettings, store: any MessageStore, hooks: HookPipeline, push: any PushGateway, background: WorkQueue, logger: Logger
+        settings: CoreSettings, store: any MessageStore, hooks: HookPipeline, push: any PushGateway, background: WorkQueue,
+        link: any NodeLink = SingleNode(), logger: Logger
     ) {
-        let context = CoreContext(settings: settings, store: store, presence: presence, clock: ServerClock(), logger: logger)
+        let context = CoreContext(settings: settings, store: store, presence: presence, link: link, clock: ServerClock(), logger: logger)
         let shed = hooks.metrics.makeCounter(
             subsystem: "room", name: "messages_shed", help: "Chat-room messages dropped for a member who fell behind, lowest priority first."
         )
@@ -91,6 +93,7 @@ public final class MessagingCore: Sendable {
         let lastHeard = ServerClock.wallMilliseconds() - Int64(silentFor / .milliseconds(1))
         for (clientID, session) in presence.closeAll(connectionID: connection.id) {
             context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
+            await context.link.sessionClosed(session)
             await clientHooks.offline(clientID, session: session, closeCode: .connectionLost, message: "connection lost")
             await context.deviceLeft(session.device, at: lastHeard)
             if let will = wills.take(for: clientID, droppedConnection: connection.id) {
@@ -163,10 +166,10 @@ public final class MessagingCore: Sendable {
         switch (request.cmd, request.op) {
         case (.session, .close):
             let reply = await sessions.close(request, clientID: clientID, on: connection)
-            if !presence.isOnline(clientID) { await conversations.leaveChatRooms(of: clientID) }
+            if await context.online(among: [clientID]).isEmpty { await conversations.leaveChatRooms(of: clientID) }
             return reply
         case (.session, .refresh): return sessions.refresh(request, clientID: clientID, on: connection)
-        case (.session, .query): return sessions.onlineStatus(request)
+        case (.session, .query): return await sessions.onlineStatus(request)
         case (.report, .upload): return try await sessions.report(request, clientID: clientID, on: connection)
         case (.conv, .start): return try await conversations.start(request, from: clientID)
         case (.conv, .add), (.conv, .remove), (.conv, .update), (.conv, .mute), (.conv, .unmute),

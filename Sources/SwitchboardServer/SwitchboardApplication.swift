@@ -28,6 +28,8 @@ public struct SwitchboardApplication: Sendable {
     /// The pushes of each provider that sends over the network (webhook, APNs, FCM), each in
     /// a queue of its own, so that a service that is down holds up nothing else.
     let pushQueues: [WorkQueue]
+    /// The other nodes on the same PostgreSQL database.
+    let nodeLink: PostgresNodeLink?
 
     /// - Parameters:
     ///   - plugins: Swift plugins to run at the hook points, with the built-in handlers.
@@ -40,9 +42,12 @@ public struct SwitchboardApplication: Sendable {
         if let keywordFilter { hooks.register(keywordFilter) }
         if let messageTypes = config.messageTypes { hooks.register(MessageTypeValidator(settings: messageTypes)) }
         if let url = config.postgresURL {
-            store = try await PostgresStore(url: url, maxConnections: config.postgresMaxConnections, logger: logger)
+            let postgres = try await PostgresStore(url: url, maxConnections: config.postgresMaxConnections, logger: logger)
+            store = postgres
+            nodeLink = try PostgresNodeLink(store: postgres, url: url, logger: logger)
         } else {
             store = try SQLiteStore(path: config.databasePath)
+            nodeLink = nil
         }
         background = WorkQueue(
             name: "background", capacity: config.backgroundQueueJobs, workers: 32, whenFull: .wait,
@@ -56,7 +61,8 @@ public struct SwitchboardApplication: Sendable {
             (pushGateway, pushQueues) = try Self.pushGateway(config: config, store: store, metrics: hooks.metrics, logger: logger)
         }
         core = MessagingCore(
-            settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background, logger: logger
+            settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background,
+            link: nodeLink ?? SingleNode(), logger: logger
         )
         scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ScriptServices(conversations: ConversationReader(core: core), http: config.scriptHTTP))
         gateway = WebSocketGateway(
@@ -159,9 +165,11 @@ public struct SwitchboardApplication: Sendable {
         }
         // First, so that it stops last: everything else may still write on the way out.
         let storeService = (store as? PostgresStore).map { [ServiceGroupConfiguration.ServiceConfiguration(service: StoreClosingService(store: $0))] } ?? []
+        // Next, so that sessions closing on the way out still reach the other nodes.
+        let linkService = nodeLink.map { [ServiceGroupConfiguration.ServiceConfiguration(service: NodeLinkService(link: $0, core: core, logger: logger))] } ?? []
         return ServiceGroup(
             configuration: .init(
-                services: storeService + queues + [
+                services: storeService + linkService + queues + [
                     .init(service: app),
                     // Without a hooks folder there is nothing to watch: its end must not end the server.
                     .init(service: scriptService, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),

@@ -133,5 +133,19 @@ enum PostgresSchema {
             """,
             "CREATE INDEX installation_channel_by_object ON installation_channel(object_id)",
         ]),
+        ("v2: the nodes of a cluster, their sessions, and relays too long to notify", [
+            "CREATE TABLE node (id TEXT PRIMARY KEY, seen_at BIGINT NOT NULL)",
+            """
+            CREATE TABLE client_session (
+                node TEXT NOT NULL REFERENCES node(id) ON DELETE CASCADE,
+                client_id TEXT NOT NULL,
+                connection_id BIGINT NOT NULL,
+                tag TEXT,
+                PRIMARY KEY (node, client_id, connection_id)
+            )
+            """,
+            "CREATE INDEX client_session_by_client ON client_session(client_id)",
+            "CREATE TABLE relay (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL, created_at BIGINT NOT NULL)",
+        ]),
     ]
 }

@@ -4,7 +4,8 @@
 public struct SharedCommand: Sendable {
     /// The command without `peerId`.
     public let command: GenericCommand
-    let protobuf: [UInt8]
+    /// The encoding of `command`, which other nodes receive as it is.
+    public let protobuf: [UInt8]
 
     public init(_ command: GenericCommand) {
         var unaddressed = command
@@ -12,6 +13,12 @@ public struct SharedCommand: Sendable {
         self.command = unaddressed
         // Serializing with partial: true cannot throw for a message we built.
         protobuf = (try? unaddressed.serializedBytes(partial: true)) ?? []
+    }
+
+    /// A command another node encoded (`protobuf`).
+    public init(protobuf: [UInt8]) throws {
+        command = try GenericCommand(serializedBytes: protobuf)
+        self.protobuf = protobuf
     }
 
     /// The command as `peerID` receives it.

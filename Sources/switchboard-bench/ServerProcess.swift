@@ -10,6 +10,9 @@ import SwitchboardServer
 /// when `directory/keywords.txt` exists.
 final class ServerProcess {
     static let argument = "--bench-server"
+    /// The database the servers use instead of SQLite, and that several nodes share.
+    static let postgresURL = ProcessInfo.processInfo.environment["SWITCHBOARD_BENCH_POSTGRES_URL"]
+    static var usesPostgres: Bool { postgresURL != nil }
 
     let port: Int
     private let process: Process
@@ -53,7 +56,16 @@ final class ServerProcess {
         return Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// User plus system CPU time so far of every process named `name` (PostgreSQL's
+    /// backends: `postgres`).
+    static func cpuSeconds(ofProcessesNamed name: String) throws -> Double {
+        let processes = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init)
+        let ticks = processes.compactMap { try? statFields(of: $0) }.filter { $0.name == name }.map(\.ownTicks).reduce(0, +)
+        return Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     private struct StatFields {
+        var name: Substring
         var parent: Int32
         var ownTicks: Int
         var reapedChildrenTicks: Int
@@ -63,12 +75,14 @@ final class ServerProcess {
     private static func statFields(of pid: Int32) throws -> StatFields? {
         let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
         // The command name (field 2) may hold spaces; the fields after it are counted from its ')'.
-        guard let end = stat.lastIndex(of: ")") else { return nil }
+        guard let start = stat.firstIndex(of: "("), let end = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: end)...].split(separator: " ")
         // fields[0] is field 3, so field n is fields[n - 3].
         guard fields.count > 14, let parent = Int32(fields[1]) else { return nil }
         let ticks = (11...14).map { Int(fields[$0]) ?? 0 }
-        return StatFields(parent: parent, ownTicks: ticks[0] + ticks[1], reapedChildrenTicks: ticks[2] + ticks[3])
+        return StatFields(
+            name: stat[stat.index(after: start)..<end], parent: parent, ownTicks: ticks[0] + ticks[1], reapedChildrenTicks: ticks[2] + ticks[3]
+        )
     }
 
     /// The CPU time the child spends while the caller waits `interval`.
@@ -97,7 +111,7 @@ final class ServerProcess {
         let keywords = directory + "/keywords.txt"
         config.keywordFilter = FileManager.default.fileExists(atPath: keywords) ? .init(file: keywords) : nil
         // The same figures with the PostgreSQL store (the database should be empty).
-        config.postgresURL = ProcessInfo.processInfo.environment["SWITCHBOARD_BENCH_POSTGRES_URL"]
+        config.postgresURL = postgresURL
         Thread.detachNewThread {
             _ = FileHandle.standardInput.readDataToEndOfFile()
             exit(0)

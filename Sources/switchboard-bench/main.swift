@@ -17,7 +17,7 @@ func value(after flag: String) -> String? {
     arguments.firstIndex(of: flag).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 }
 
-let sections = ["hooks", "keywords", "e2e", "reload", "memory", "hostile"]
+let sections = ["hooks", "keywords", "e2e", "nodes", "reload", "memory", "hostile"]
 let smoke = arguments.contains("--smoke")
 let jsonPath = value(after: "--json")
 let only = value(after: "--only").map { Set($0.split(separator: ",").map(String.init)) } ?? Set(sections)
@@ -33,6 +33,7 @@ struct Report: Encodable {
     var hookCost: [HookCostBenchmark.Row]?
     var keywords: [KeywordBenchmark.Row]?
     var endToEnd: [EndToEndBenchmark.Row]?
+    var nodes: [EndToEndBenchmark.Row]?
     var reload: ReloadBenchmark.Row?
     var memory: MemoryBenchmark.Row?
     var hostile: [HostileScriptBenchmark.Row]?
@@ -61,23 +62,40 @@ if only.contains("keywords") {
     report.keywords = rows
 }
 
-if only.contains("e2e") {
+/// Runs `scenarios` end to end and prints a row for each.
+func endToEnd(_ scenarios: [EndToEndBenchmark.Scenario]) async throws -> [EndToEndBenchmark.Row] {
     let rows = try await EndToEndBenchmark(
-        duration: smoke ? .milliseconds(500) : .seconds(3), rounds: smoke ? 1 : 3, pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100, logger: logger
+        scenarios: scenarios, duration: smoke ? .milliseconds(500) : .seconds(3), rounds: smoke ? 1 : 3, logger: logger
     ).run()
     print("End to end over loopback WebSockets (protobuf), \(smoke ? "one round of 0.5 s" : "median of three rounds of 3 s") each;"
-        + " server CPU (its script hosts included) per message and per delivery")
-    print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  CPU µs/msg  CPU µs/delivery  failed  lost  reloads")
+        + " server CPU (its script hosts included) per message and per delivery"
+        + (ServerProcess.usesPostgres ? "; PostgreSQL's CPU per message" : ""))
+    print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  CPU µs/msg  CPU µs/delivery  failed  lost  reloads"
+        + (ServerProcess.usesPostgres ? "  database µs/msg" : ""))
     for row in rows {
         print("  " + row.name.padding(toLength: 50, withPad: " ", startingAt: 0)
             + String(format: "%8.0f %14.0f %8.2f %8.2f %11.1f %16.1f %7d %5d %8d", row.messagesPerSecond, row.deliveriesPerSecond, row.p50Milliseconds,
-                     row.p99Milliseconds, row.cpuMicrosecondsPerMessage, row.cpuMicrosecondsPerDelivery, row.failed, row.lost, row.scriptReloads))
+                     row.p99Milliseconds, row.cpuMicrosecondsPerMessage, row.cpuMicrosecondsPerDelivery, row.failed, row.lost, row.scriptReloads)
+            + (row.databaseCPUMicrosecondsPerMessage.map { String(format: "%17.1f", $0) } ?? ""))
     }
+    return rows
+}
+
+if only.contains("e2e") {
+    let rows = try await endToEnd(EndToEndBenchmark.singleServer(pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100))
     if let plain = rows.first, let hooked = rows.dropFirst().first {
         print(String(format: "  with hooks, one-to-one throughput is %.0f%% of the hook-free figure; the hooks cost %.1f CPU µs a message",
                      100 * hooked.messagesPerSecond / plain.messagesPerSecond, hooked.cpuMicrosecondsPerMessage - plain.cpuMicrosecondsPerMessage))
     }
     report.endToEnd = rows
+}
+
+if only.contains("nodes") {
+    if ServerProcess.usesPostgres {
+        report.nodes = try await endToEnd(EndToEndBenchmark.nodes(pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100))
+    } else {
+        print("One node against two: skipped, it needs SWITCHBOARD_BENCH_POSTGRES_URL (see scripts/with-postgres)")
+    }
 }
 
 if only.contains("reload") {

@@ -20,7 +20,14 @@ struct ConversationCommands: Sendable {
     let context: CoreContext
     let notifier: Notifier
     let hooks: ConversationHooks
-    let locks = ConversationLocks()
+    let locks: ConversationLocks
+
+    init(context: CoreContext, notifier: Notifier, hooks: ConversationHooks) {
+        self.context = context
+        self.notifier = notifier
+        self.hooks = hooks
+        locks = ConversationLocks(link: context.link)
+    }
 
     // MARK: start
 
@@ -330,8 +337,8 @@ struct ConversationCommands: Sendable {
     func count(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let conversation = try await visibleConversation(request.convMessage.cid, to: clientID)
         var reply = Replies.reply(to: request, op: .result)
-        let counted = conversation.isTransient ? conversation.members.filter(context.presence.isOnline) : conversation.members
-        reply.convMessage.count = Int32(counted.count)
+        let counted = conversation.isTransient ? await context.online(among: conversation.members).count : conversation.members.count
+        reply.convMessage.count = Int32(counted)
         return reply
     }
 

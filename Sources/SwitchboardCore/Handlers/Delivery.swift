@@ -1,3 +1,4 @@
+import Foundation
 import Prometheus
 import SwitchboardWire
 
@@ -7,28 +8,40 @@ struct Delivery: Sendable {
     /// Chat-room messages left out for connections that were behind.
     let shed: Counter
 
-    /// Sends `message` to every online session of `recipients`, and (unless not
-    /// `toSender`) to the sender's other sessions so that a message sent from one device
-    /// shows on the others; recipients'
-    /// sessions whose catch-up from the store covers the message are skipped. In chat rooms connections
-    /// that are behind get only what `priority` admits.
+    /// Sends `message` to every online session of `recipients` (nil: of every client online,
+    /// for a broadcast), on this node and the others, and (unless not `toSender`) to the
+    /// sender's other sessions so that a message sent from one device shows on the others.
+    /// In chat rooms connections that are behind get only what `priority` admits.
     func deliver(
-        _ message: Message, to recipients: [String], conversation: Conversation, except origin: UInt64?, transient: Bool,
+        _ message: Message, to recipients: [String]?, conversation: Conversation, except origin: UInt64?, transient: Bool,
         priority: MessagePriority = .normal, toSender: Bool = true
     ) {
         let command = SharedCommand(Self.directCommand(for: message, conversation: conversation, offline: false, transient: transient))
-        var targets = Set(recipients)
-        if toSender { targets.insert(message.from) }
+        let targets = toSender ? recipients.map { $0 + [message.from] } : recipients
+        let relayed = RelayedDelivery(
+            command: Data(command.protobuf), recipients: targets, from: message.from, seq: message.seq,
+            inChatRoom: conversation.isTransient, priority: priority.rawValue
+        )
+        deliverHere(command, relayed, except: origin)
+        context.link.publish(.delivery(relayed))
+    }
+
+    /// Sends a message to the sessions on this node that `relayed` names. Recipients'
+    /// sessions whose catch-up from the store covers the message are skipped, and so is
+    /// `origin`, the sender's connection, which has the message already.
+    func deliverHere(_ command: SharedCommand, _ relayed: RelayedDelivery, except origin: UInt64?) {
+        let priority = MessagePriority(wire: relayed.priority)
+        let targets = relayed.recipients.map { Set($0) } ?? Set(context.presence.onlineDevices.keys.map(\.clientID))
         for clientID in targets {
-            // The sending session itself already has the message; other clients sharing its
-            // connection do not.
             // Only what is queued for a client comes in its catch-up: the sender's own copy and
             // chat-room messages always go live.
-            let queued = clientID != message.from && !conversation.isTransient
-            for session in context.presence.sessions(of: clientID) where !queued || session.takesLive(message) {
+            let queued = clientID != relayed.from && !relayed.inChatRoom
+            for session in context.presence.sessions(of: clientID) where !queued || session.takesLive(seq: relayed.seq) {
                 let connection = session.connection
-                if clientID == message.from, connection.id == origin { continue }
-                if conversation.isTransient, !priority.admits(backlog: connection.outbox.backlog) {
+                // The sending session itself already has the message; other clients sharing its
+                // connection do not.
+                if clientID == relayed.from, connection.id == origin { continue }
+                if relayed.inChatRoom, !priority.admits(backlog: connection.outbox.backlog) {
                     shed.increment()
                     continue
                 }

@@ -83,9 +83,10 @@ struct MessageCommands: Sendable {
             priority: MessagePriority(wire: request.priority), toSender: toSender
         )
 
-        let online = decided.recipients.filter(context.presence.isOnline)
-        let offline = decided.recipients.filter { !context.presence.isOnline($0) }
-        await hooks.sent(message, online: online, offline: offline, transient: transient, sourceIP: connection.remoteAddress)
+        let online = await context.online(among: decided.recipients)
+        let offline = online.count == decided.recipients.count ? [] : decided.recipients.filter { !online.contains($0) }
+        let onlineInOrder = offline.isEmpty ? decided.recipients : decided.recipients.filter(online.contains)
+        await hooks.sent(message, online: onlineInOrder, offline: offline, transient: transient, sourceIP: connection.remoteAddress)
         if !transient, !offline.isEmpty {
             let pushData = direct.hasPushData ? direct.pushData : nil
             await background.submit { [hooks, push, context, message] in

@@ -4,7 +4,7 @@ import SwitchboardWire
 struct Notifier: Sendable {
     let context: CoreContext
 
-    /// Sends `command` to the clients' connections now. A permanent notice (membership,
+    /// Sends `command` to the clients' connections now, on every node. A permanent notice (membership,
     /// roles, changes to the conversation: LeanCloud's notification type 1) is also kept for
     /// the clients' devices that are offline, which receive it at their next login, and
     /// carries the server time it happened so the SDKs can tell where they are.
@@ -30,6 +30,7 @@ struct Notifier: Sendable {
                 HeldNotices.send(addressed, to: connection)
             }
         }
+        context.relay(command, to: recipients)
     }
 
     /// LeanCloud's `notificationType` of notices an SDK must not miss.

@@ -65,11 +65,13 @@ struct PatchCommands: Sendable {
         ])
 
         let patch = PatchNotices.item(for: changed)
-        for member in Set(decided.recipients + [clientID]) {
+        let members = Set(decided.recipients + [clientID])
+        for member in members {
             for target in context.presence.connections(of: member) where !(member == clientID && target.id == connection.id) {
                 HeldNotices.send(PatchNotices.notice([patch], to: member), to: target)
             }
         }
+        context.relay(PatchNotices.notice([patch], to: clientID), to: Array(members))
         if let rewrite = decided.patch {
             connection.outbox.send(PatchNotices.notice([PatchNotices.item(for: changed, code: rewrite.code, reason: rewrite.detail)], to: clientID))
         }

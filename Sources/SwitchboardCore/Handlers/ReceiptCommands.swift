@@ -121,8 +121,7 @@ struct ReceiptCommands: Sendable {
     }
 
     private func send(_ command: GenericCommand, to clientID: String) {
-        for connection in context.presence.connections(of: clientID) {
-            connection.outbox.send(command)
-        }
+        context.sendHere(command, to: [clientID])
+        context.relay(command, to: [clientID])
     }
 }

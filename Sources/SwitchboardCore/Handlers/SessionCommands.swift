@@ -50,7 +50,7 @@ struct SessionCommands: Sendable {
         let tag = open.hasTag && !open.tag.isEmpty && open.tag != "default" ? open.tag : nil
         // A device reconnecting on its own does not take the tag back from the one that
         // logged in with it since: it is the one turned away.
-        if open.r, let tag, context.presence.sessions(of: clientID).contains(where: { $0.tag == tag && $0.connection.id != connection.id }) {
+        if open.r, let tag, await holdsTag(tag, clientID: clientID, otherThan: connection) {
             throw CommandError(.sessionConflict, detail: "another device logged in with tag \(tag)")
         }
         let namesDevice = (open.hasDeviceID && !open.deviceID.isEmpty) || tag != nil
@@ -60,16 +60,15 @@ struct SessionCommands: Sendable {
             : DeviceAddress(clientID: clientID, key: tokenDevice ?? "")
         let lastSeen = try await context.store.deviceSeen(device, at: now)
         let session = Presence.Session(connection: connection, tag: tag, device: device)
+        // Other nodes store messages too; whatever is stored now comes in the catch-up, even
+        // if their relays are late or lost.
+        context.presence.messageStored(seq: try await context.store.latestMessageSeq())
         let (displacedSessions, catchUpTo) = context.presence.open(session, for: clientID)
+        await context.link.sessionOpened(session)
         for displaced in displacedSessions {
-            var closed = Replies.notification(.session, op: .closed, to: clientID)
-            closed.sessionMessage.code = ErrorCode.sessionConflict.rawValue
-            closed.sessionMessage.reason = ErrorCode.sessionConflict.reason
-            closed.sessionMessage.detail = "logged in on another device with tag \(tag ?? "")"
-            displaced.connection.outbox.send(closed)
-            context.logger.info("session displaced", metadata: ["client": "\(clientID)", "tag": "\(tag ?? "")"])
-            await hooks.offline(clientID, session: displaced, closeCode: .kickedByTagConflict, message: "logged in elsewhere with the same tag")
+            await endDisplaced(displaced)
         }
+        if let tag { context.link.publish(.tagTaken(clientID: clientID, tag: tag)) }
         if open.hasDeviceToken, !open.deviceToken.isEmpty {
             try await context.store.registerDevice(clientID: clientID, token: open.deviceToken, deviceID: open.hasDeviceID ? open.deviceID : nil)
         }
@@ -106,6 +105,35 @@ struct SessionCommands: Sendable {
         await hooks.online(clientID, session: session, reconnect: open.r)
     }
 
+    /// Whether a session of `clientID` other than one on `connection` holds `tag`, on any node.
+    private func holdsTag(_ tag: String, clientID: String, otherThan connection: Connection) async -> Bool {
+        if context.presence.sessions(of: clientID).contains(where: { $0.tag == tag && $0.connection.id != connection.id }) {
+            return true
+        }
+        return await context.link.holdsTagElsewhere(clientID, tag: tag)
+    }
+
+    /// `clientID` logged in with `tag` on another node: its sessions here with that tag end.
+    func tagTakenElsewhere(clientID: String, tag: String) async {
+        for session in context.presence.sessions(of: clientID) where session.tag == tag {
+            guard let displaced = context.presence.close(clientID: clientID, connectionID: session.connection.id) else { continue }
+            await endDisplaced(displaced)
+        }
+    }
+
+    /// Tells a session that lost its tag to a newer login why it ended (4111).
+    private func endDisplaced(_ displaced: Presence.Session) async {
+        let clientID = displaced.device.clientID
+        var closed = Replies.notification(.session, op: .closed, to: clientID)
+        closed.sessionMessage.code = ErrorCode.sessionConflict.rawValue
+        closed.sessionMessage.reason = ErrorCode.sessionConflict.reason
+        closed.sessionMessage.detail = "logged in on another device with tag \(displaced.tag ?? "")"
+        displaced.connection.outbox.send(closed)
+        context.logger.info("session displaced", metadata: ["client": "\(clientID)", "tag": "\(displaced.tag ?? "")"])
+        await context.link.sessionClosed(displaced)
+        await hooks.offline(clientID, session: displaced, closeCode: .kickedByTagConflict, message: "logged in elsewhere with the same tag")
+    }
+
     /// The permanent notices (membership, roles, changes) kept for the client since its
     /// device was last seen, oldest first, as they were sent then.
     private func replayNotices(to clientID: String, on connection: Connection, since time: Int64) async throws {
@@ -138,6 +166,7 @@ struct SessionCommands: Sendable {
     func close(_ request: GenericCommand, clientID: String, on connection: Connection) async -> GenericCommand {
         wills.discard(for: clientID)
         if let session = context.presence.close(clientID: clientID, connectionID: connection.id) {
+            await context.link.sessionClosed(session)
             await hooks.offline(clientID, session: session, closeCode: .loggedOut, message: "logged out")
             await context.deviceLeft(session.device)
         }
@@ -173,10 +202,12 @@ struct SessionCommands: Sendable {
     /// about 160 characters.
     static let maxDeviceTokenBytes = 512
 
-    /// `session/query`: which of the given clients are online.
-    func onlineStatus(_ request: GenericCommand) -> GenericCommand {
+    /// `session/query`: which of the given clients are online, on any node.
+    func onlineStatus(_ request: GenericCommand) async -> GenericCommand {
         var reply = Replies.reply(to: request, op: .queryResult)
-        reply.sessionMessage.onlineSessionPeerIds = request.sessionMessage.sessionPeerIds.filter(context.presence.isOnline)
+        let asked = request.sessionMessage.sessionPeerIds
+        let online = await context.online(among: asked)
+        reply.sessionMessage.onlineSessionPeerIds = asked.filter(online.contains)
         return reply
     }
 

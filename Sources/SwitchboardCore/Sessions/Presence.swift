@@ -28,9 +28,10 @@ public final class Presence: Sendable {
             self.device = device
         }
 
-        /// Whether live delivery brings `message` here (its catch-up does not).
-        func takesLive(_ message: Message) -> Bool {
-            guard let seq = message.seq else { return true }
+        /// Whether live delivery brings the message stored at `seq` here (its catch-up does
+        /// not); nil for one not stored.
+        func takesLive(seq: Int64?) -> Bool {
+            guard let seq else { return true }
             return seq > liveFrom
         }
     }
@@ -148,6 +149,11 @@ public final class Presence: Sendable {
             }
             return devices
         }
+    }
+
+    /// Every session open here.
+    public var allSessions: [Session] {
+        state.withLock { $0.byClient.values.flatMap(\.values) }
     }
 
     /// The clients with a session on this connection.

@@ -1,17 +1,24 @@
-/// Serializes the read-modify-write changes made to one conversation. Without it, two
-/// clients joining a chat room at the same moment both read the old member list and the
-/// second save drops the first joiner. Changes to different conversations do not wait.
+/// Serializes the read-modify-write changes made to one conversation, on every node.
+/// Without it, two clients joining a chat room at the same moment both read the old member
+/// list and the second save drops the first joiner. Changes to different conversations do
+/// not wait.
 actor ConversationLocks {
     /// For each held conversation, who waits for it, first come first served.
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+    private let link: any NodeLink
+
+    init(link: any NodeLink) {
+        self.link = link
+    }
 
     /// Runs `change` while no other change to `conversationID` runs.
     nonisolated func withLock<Value: Sendable>(
         _ conversationID: String, _ change: () async throws -> Value
     ) async throws -> Value {
+        // Here first: one change of this node at a time asks the others.
         await acquire(conversationID)
         do {
-            let value = try await change()
+            let value = try await link.exclusively(conversation: conversationID, change)
             await release(conversationID)
             return value
         } catch {

@@ -20,6 +20,8 @@ struct EndToEndBenchmark {
         /// after it, divided by messages acknowledged and by deliveries.
         var cpuMicrosecondsPerMessage: Double
         var cpuMicrosecondsPerDelivery: Double
+        /// PostgreSQL's CPU time (all its processes) per message, when the servers use it.
+        var databaseCPUMicrosecondsPerMessage: Double?
         /// Sends refused or never acknowledged, and acknowledged messages never delivered, over
         /// all rounds: must be 0.
         var failed: Int
@@ -37,17 +39,20 @@ struct EndToEndBenchmark {
         /// Receivers acknowledge every message on its own instead of batching their acks once
         /// a second as the JavaScript SDK does.
         var acksEachMessage = false
+        /// Server processes on one PostgreSQL database; each sender's receivers are on the
+        /// node after its own.
+        var nodes = 1
     }
 
+    let scenarios: [Scenario]
     let duration: Duration
     let rounds: Int
-    let pairs: Int
-    let groupSize: Int
     let logger: Logger
 
-    func run() async throws -> [Row] {
-        // The first two are compared: what the hooks cost.
-        let scenarios = [
+    /// One server: with and without hooks (the first two are compared: what the hooks
+    /// cost), one-to-one and in groups.
+    static func singleServer(pairs: Int, groupSize: Int) -> [Scenario] {
+        [
             Scenario(name: "one-to-one, no hooks", senders: pairs, receiversEach: 1, hooks: false),
             Scenario(name: "one-to-one, JS hook + keyword filter", senders: pairs, receiversEach: 1, hooks: true),
             Scenario(name: "one-to-one, no hooks, an ack per message", senders: pairs, receiversEach: 1, hooks: false, acksEachMessage: true),
@@ -55,6 +60,20 @@ struct EndToEndBenchmark {
             Scenario(name: "group of \(groupSize), no hooks", senders: 1, receiversEach: groupSize - 1, hooks: false),
             Scenario(name: "group of \(groupSize), JS hook + keyword filter", senders: 1, receiversEach: groupSize - 1, hooks: true),
         ]
+    }
+
+    /// One node against two on the same PostgreSQL database, one-to-one with no hooks; with
+    /// two, every message crosses from one node to the other.
+    static func nodes(pairs: Int, groupSize: Int) -> [Scenario] {
+        [
+            Scenario(name: "one-to-one, one node", senders: pairs, receiversEach: 1, hooks: false),
+            Scenario(name: "one-to-one, two nodes", senders: pairs, receiversEach: 1, hooks: false, nodes: 2),
+            Scenario(name: "group of \(groupSize), one node", senders: 1, receiversEach: groupSize - 1, hooks: false),
+            Scenario(name: "group of \(groupSize), two nodes", senders: 1, receiversEach: groupSize - 1, hooks: false, nodes: 2),
+        ]
+    }
+
+    func run() async throws -> [Row] {
         // Rounds alternate the scenarios so that a noisy neighbour hits them alike; each
         // scenario reports its median round, with failures and losses summed over all.
         var runs = Array(repeating: [Row](), count: scenarios.count)
@@ -79,9 +98,12 @@ struct EndToEndBenchmark {
             try HookCostBenchmark.realisticScript.write(toFile: hooksDirectory + "/realistic.js", atomically: true, encoding: .utf8)
             try (KeywordBenchmark.words(1000) + ["darn"]).joined(separator: "\n").write(toFile: directory + "/keywords.txt", atomically: true, encoding: .utf8)
         }
-        let server = try await ServerProcess(directory: directory)
-        defer { server.stop() }
-        let port = server.port
+        // The nodes share the folder: the same scripts and keyword list, as an operator
+        // deploys them to each.
+        var servers: [ServerProcess] = []
+        for _ in 0..<scenario.nodes { servers.append(try await ServerProcess(directory: directory)) }
+        defer { servers.forEach { $0.stop() } }
+        let ports = servers.map(\.port)
 
         let tally = Tally()
         // Receivers first, online before anything is sent; then each sender logs in and starts
@@ -91,18 +113,19 @@ struct EndToEndBenchmark {
         for index in 0..<scenario.senders {
             let names = (0..<scenario.receiversEach).map { "r\(index)-\($0)" }
             for name in names {
-                let client = try await BenchClient.connect(port: port)
+                let client = try await BenchClient.connect(port: ports[(index + 1) % ports.count])
                 var stream = client.received.makeAsyncIterator()
                 try await Self.login(name, client, &stream)
                 let acks = scenario.acksEachMessage ? nil : AckThrottle(client: client)
                 listening.append(Task { [stream] in await Self.receive(client, stream, acks, tally) })
             }
-            senders.append(try await Sender.start(as: "s\(index)", with: names, port: port))
+            senders.append(try await Sender.start(as: "s\(index)", with: names, port: ports[index % ports.count]))
         }
         let reloading = scenario.reloadEvery.map { every in
             Task { await Self.rewriteScripts(in: hooksDirectory, every: every, tally: tally) }
         }
-        let cpuBefore = try server.cpuSeconds()
+        let cpuBefore = try servers.map { try $0.cpuSeconds() }.reduce(0, +)
+        let databaseCPUBefore = try ServerProcess.cpuSeconds(ofProcessesNamed: "postgres")
         let deadline = ContinuousClock.now + duration
         await withTaskGroup(of: Void.self) { group in
             for sender in senders {
@@ -113,10 +136,11 @@ struct EndToEndBenchmark {
         // What was acknowledged has a moment to arrive, and the receivers' last batched acks
         // go out (their cost counts).
         try await Task.sleep(for: AckThrottle.interval + .milliseconds(500))
-        let cpu = try server.cpuSeconds() - cpuBefore
+        let cpu = try servers.map { try $0.cpuSeconds() }.reduce(0, +) - cpuBefore
+        let databaseCPU = try ServerProcess.cpuSeconds(ofProcessesNamed: "postgres") - databaseCPUBefore
         for sender in senders { sender.client.close() }
         for task in listening { task.cancel() }
-        server.stop()
+        servers.forEach { $0.stop() }
 
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         let counts = tally.counts
@@ -125,6 +149,7 @@ struct EndToEndBenchmark {
             name: scenario.name, messagesPerSecond: Double(counts.acked) / seconds, deliveriesPerSecond: Double(counts.delivered) / seconds,
             p50Milliseconds: latency.median.microseconds / 1000, p99Milliseconds: latency.p99.microseconds / 1000,
             cpuMicrosecondsPerMessage: cpu * 1e6 / Double(max(counts.acked, 1)), cpuMicrosecondsPerDelivery: cpu * 1e6 / Double(max(counts.delivered, 1)),
+            databaseCPUMicrosecondsPerMessage: ServerProcess.usesPostgres ? databaseCPU * 1e6 / Double(max(counts.acked, 1)) : nil,
             failed: counts.failed, lost: max(0, counts.acked * scenario.receiversEach - counts.delivered), scriptReloads: counts.reloads
         )
     }

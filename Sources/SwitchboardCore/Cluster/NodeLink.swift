@@ -1,0 +1,32 @@
+/// How one node of several sharing a database reaches the others: it publishes what their
+/// clients must receive and answers who is online on them. A single server has no others
+/// (`SingleNode`).
+public protocol NodeLink: Sendable {
+    /// Hands `relay` to the other nodes, after what it tells of is committed. Never waits
+    /// and never fails the caller: a relay that cannot go out is logged, and what it carried
+    /// is in the store (queued messages are redelivered, notices replayed at login).
+    /// `relay` is built only if there are others to hand it to.
+    func publish(_ relay: @autoclosure () -> Relay)
+    /// Which of `clientIDs` have a session open on another node.
+    func onlineElsewhere(_ clientIDs: [String]) async -> Set<String>
+    /// Whether `clientID` has a session with `tag` open on another node.
+    func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool
+    /// Runs `change` while no other node changes conversation `id` (see `ConversationLocks`).
+    func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value
+    /// A session opened or closed here, for the others' `onlineElsewhere`.
+    func sessionOpened(_ session: Presence.Session) async
+    func sessionClosed(_ session: Presence.Session) async
+}
+
+/// The one node there is: nothing to publish, nobody elsewhere.
+public struct SingleNode: NodeLink {
+    public init() {}
+    public func publish(_ relay: @autoclosure () -> Relay) {}
+    public func onlineElsewhere(_ clientIDs: [String]) async -> Set<String> { [] }
+    public func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool { false }
+    public func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value {
+        try await change()
+    }
+    public func sessionOpened(_ session: Presence.Session) async {}
+    public func sessionClosed(_ session: Presence.Session) async {}
+}

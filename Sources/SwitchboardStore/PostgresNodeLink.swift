@@ -1,0 +1,291 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import SwitchboardCore
+
+/// `NodeLink` over the PostgreSQL database the nodes share. Relays go out with `NOTIFY` on
+/// one channel that every node listens on, in the order they were published; one too long
+/// for a notification goes in the `relay` table and only its id is notified. Each node
+/// keeps a row in `node`, refreshed every `heartbeat`, and a row in `client_session` for
+/// each session it holds; a node not seen for `expiry` (killed, or cut off) counts as gone,
+/// and so do its sessions.
+public final class PostgresNodeLink: NodeLink {
+    /// This node's name in `node` and on its relays; new at every start.
+    public let nodeID: String
+    private let store: PostgresStore
+    private let listening: PostgresConnection.Configuration
+    private let logger: Logger
+    private let outgoing = Mutex<[String]>([])
+    private let outgoingSignal: AsyncStream<Void>
+    private let signalOutgoing: AsyncStream<Void>.Continuation
+    private let published = Atomic<UInt64>(0)
+    /// Connections that hold conversation locks, apart from the store's: a change holds
+    /// one while it reads and writes through the store's, so sharing a pool could leave
+    /// every connection held by a change waiting for another.
+    private let lockHolders: PostgresClient
+
+    static let channel = "switchboard_relay"
+    static let heartbeat = Duration.seconds(5)
+    /// Milliseconds after its last heartbeat that a node counts as gone.
+    static let expiry: Int64 = 15_000
+    /// PostgreSQL refuses a notification payload of 8000 bytes or more.
+    static let maxNotifyBytes = 7_900
+    /// A relay too long to notify is kept this long (milliseconds) for the nodes to read.
+    static let keepLongRelays: Int64 = 60_000
+
+    public init(store: PostgresStore, url: String, logger: Logger) throws {
+        nodeID = UUID().uuidString.lowercased()
+        self.store = store
+        listening = try PostgresConnectionSettings.connectionConfiguration(url: url)
+        var locking = try PostgresConnectionSettings.configuration(url: url)
+        locking.options.maximumConnections = Self.lockConnections
+        lockHolders = PostgresClient(configuration: locking, backgroundLogger: logger)
+        self.logger = logger
+        (outgoingSignal, signalOutgoing) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// What goes over the channel: the relay, who sent it, and a count that keeps two equal
+    /// relays apart (PostgreSQL folds equal payloads of one transaction into one).
+    struct Envelope: Codable {
+        var node: String
+        var number: UInt64
+        var relay: Relay
+    }
+
+    public func publish(_ relay: @autoclosure () -> Relay) {
+        let envelope = Envelope(node: nodeID, number: published.add(1, ordering: .relaxed).newValue, relay: relay())
+        guard let json = try? JSONEncoder().encode(envelope) else { return }
+        outgoing.withLock { $0.append(String(decoding: json, as: UTF8.self)) }
+        signalOutgoing.yield()
+    }
+
+    // MARK: Running
+
+    /// Until cancelled: keeps this node's row fresh, sends what is published, and hands
+    /// `receive` what the other nodes relay, in their order. `reconnected` runs when the
+    /// listening connection is back after a break, in which relays may have been missed.
+    /// `sessions` lists the sessions held here, registered again if the others took this
+    /// node for gone.
+    public func run(
+        sessions: @escaping @Sendable () -> [Presence.Session],
+        receive: @escaping @Sendable (Relay) async -> Void,
+        reconnected: @escaping @Sendable () async -> Void
+    ) async throws {
+        _ = try await refreshNode()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.lockHolders.run() }
+            group.addTask { try await self.beat(sessions: sessions) }
+            group.addTask { await self.sendPublished() }
+            group.addTask { await self.listen(receive: receive, reconnected: reconnected) }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Takes this node and its sessions out of `node` and `client_session` (at shutdown).
+    public func leave() async {
+        do {
+            try await store.run("DELETE FROM node WHERE id = \(nodeID)")
+        } catch {
+            logger.error("node not removed from the cluster table", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func beat(sessions: @Sendable () -> [Presence.Session]) async throws {
+        while true {
+            try await Task.sleep(for: Self.heartbeat)
+            do {
+                if try await refreshNode() {
+                    logger.warning("other nodes took this one for gone; registering its sessions again")
+                    for session in sessions() { await sessionOpened(session) }
+                }
+                let now = ServerClock.wallMilliseconds()
+                try await store.run("DELETE FROM node WHERE seen_at < \(now - Self.expiry)")
+                try await store.run("DELETE FROM relay WHERE created_at < \(now - Self.keepLongRelays)")
+            } catch {
+                logger.error("cluster heartbeat failed", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Marks this node seen now; true if its row had gone (removed as expired).
+    private func refreshNode() async throws -> Bool {
+        let rows = try await store.all("""
+            INSERT INTO node (id, seen_at) VALUES (\(nodeID), \(ServerClock.wallMilliseconds()))
+            ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at RETURNING (xmax = 0) AS inserted
+            """)
+        return rows.first?.bool("inserted") ?? false
+    }
+
+    // MARK: Publishing
+
+    private func sendPublished() async {
+        for await _ in outgoingSignal {
+            let batch = outgoing.withLock { batch in
+                defer { batch = [] }
+                return batch
+            }
+            do {
+                try await notify(batch)
+            } catch {
+                logger.error("relays to other nodes lost", metadata: ["count": "\(batch.count)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Notifies `payloads` in order, in statements of up to `perStatement`.
+    private func notify(_ payloads: [String]) async throws {
+        var notified: [String] = []
+        for payload in payloads {
+            notified.append(payload.utf8.count < Self.maxNotifyBytes ? payload : try await keepLong(payload))
+        }
+        for start in stride(from: 0, to: notified.count, by: Self.perStatement) {
+            let chunk = notified[start..<min(start + Self.perStatement, notified.count)]
+            var binds = PostgresBindings()
+            binds.append(Self.channel)
+            for payload in chunk { binds.append(payload) }
+            let calls = (2...chunk.count + 1).map { "pg_notify($1, $\($0))" }.joined(separator: ", ")
+            try await store.run(PostgresQuery(unsafeSQL: "SELECT " + calls, binds: binds))
+        }
+    }
+
+    static let perStatement = 64
+
+    struct RelayNotKept: Error {}
+
+    /// Stores a relay too long to notify; returns what to notify instead: `#` and its id.
+    private func keepLong(_ payload: String) async throws -> String {
+        let rows = try await store.all("INSERT INTO relay (body, created_at) VALUES (\(payload), \(ServerClock.wallMilliseconds())) RETURNING id")
+        guard let id = rows.first?.int64("id") else { throw RelayNotKept() }
+        return "#\(id)"
+    }
+
+    // MARK: Listening
+
+    private func listen(receive: @Sendable (Relay) async -> Void, reconnected: @Sendable () async -> Void) async {
+        var connectedBefore = false
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: listening, id: 0, logger: logger)
+                do {
+                    try await connection.listen(on: Self.channel) { notifications in
+                        if connectedBefore {
+                            logger.notice("listening to the other nodes again")
+                            await reconnected()
+                        }
+                        connectedBefore = true
+                        for try await notification in notifications {
+                            await handle(notification.payload, receive: receive)
+                        }
+                    }
+                } catch {
+                    if !Task.isCancelled { logger.error("listening to the other nodes stopped", metadata: ["error": "\(error)"]) }
+                }
+                try? await connection.close()
+            } catch {
+                logger.error("cannot listen to the other nodes", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private func handle(_ payload: String, receive: @Sendable (Relay) async -> Void) async {
+        var body = payload
+        if payload.hasPrefix("#"), let id = Int64(payload.dropFirst()) {
+            do {
+                guard let kept = try await store.all("SELECT body FROM relay WHERE id = \(id)").first?.string("body") else {
+                    logger.error("relay gone before it was read", metadata: ["relay": "\(id)"])
+                    return
+                }
+                body = kept
+            } catch {
+                logger.error("relay not read", metadata: ["relay": "\(id)", "error": "\(error)"])
+                return
+            }
+        }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(body.utf8)) else {
+            logger.error("undecodable relay from another node", metadata: ["payload": "\(body.prefix(200))"])
+            return
+        }
+        guard envelope.node != nodeID else { return }
+        await receive(envelope.relay)
+    }
+
+    // MARK: Conversation locks
+
+    /// Conversations changed at once on one node, at most (others wait for a connection).
+    static let lockConnections = 4
+    /// The first key of PostgreSQL's two-key advisory locks that conversation locks use.
+    static let conversationLocks: Int32 = 7_306_459
+
+    public func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value {
+        try await lockHolders.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(Self.conversationLocks), hashtext(\(id)))", logger: logger)
+            let value: Value
+            do {
+                value = try await change()
+            } catch {
+                // Should this fail too, the connection is broken, and its locks went with it.
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.conversationLocks), hashtext(\(id)))", logger: logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(\(Self.conversationLocks), hashtext(\(id)))", logger: logger)
+            return value
+        }
+    }
+
+    // MARK: Presence
+
+    public func onlineElsewhere(_ clientIDs: [String]) async -> Set<String> {
+        do {
+            let rows = try await store.all("""
+                SELECT DISTINCT s.client_id FROM client_session s JOIN node n ON n.id = s.node
+                WHERE s.client_id = ANY(\(clientIDs)) AND s.node <> \(nodeID) AND n.seen_at >= \(ServerClock.wallMilliseconds() - Self.expiry)
+                """)
+            return Set(rows.compactMap { $0.string("client_id") })
+        } catch {
+            // Counted offline: pushed to, which is better than missing a message.
+            logger.error("sessions on other nodes unknown", metadata: ["error": "\(error)"])
+            return []
+        }
+    }
+
+    public func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool {
+        do {
+            let rows = try await store.all("""
+                SELECT 1 AS held FROM client_session s JOIN node n ON n.id = s.node
+                WHERE s.client_id = \(clientID) AND s.tag = \(tag) AND s.node <> \(nodeID)
+                    AND n.seen_at >= \(ServerClock.wallMilliseconds() - Self.expiry)
+                LIMIT 1
+                """)
+            return !rows.isEmpty
+        } catch {
+            logger.error("sessions on other nodes unknown", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    public func sessionOpened(_ session: Presence.Session) async {
+        do {
+            try await store.run("""
+                INSERT INTO client_session (node, client_id, connection_id, tag)
+                VALUES (\(nodeID), \(session.device.clientID), \(Int64(bitPattern: session.connection.id)), \(session.tag))
+                ON CONFLICT (node, client_id, connection_id) DO UPDATE SET tag = excluded.tag
+                """)
+        } catch {
+            logger.error("session not registered for other nodes", metadata: ["client": "\(session.device.clientID)", "error": "\(error)"])
+        }
+    }
+
+    public func sessionClosed(_ session: Presence.Session) async {
+        do {
+            try await store.run("""
+                DELETE FROM client_session
+                WHERE node = \(nodeID) AND client_id = \(session.device.clientID) AND connection_id = \(Int64(bitPattern: session.connection.id))
+                """)
+        } catch {
+            logger.error("session not unregistered for other nodes", metadata: ["client": "\(session.device.clientID)", "error": "\(error)"])
+        }
+    }
+}

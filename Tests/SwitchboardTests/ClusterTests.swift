@@ -1,0 +1,158 @@
+import Foundation
+import SwitchboardWire
+import Testing
+
+/// Two server processes on one PostgreSQL database, as two nodes behind a load balancer:
+/// clients on either reach each other.
+@Suite(.enabled(if: TestDatabase.usesPostgres, "needs PostgreSQL"))
+struct ClusterTests {
+    /// Two nodes of one app, each with its own data folder (push log, hooks).
+    struct Nodes {
+        let a: ServerProcess
+        let b: ServerProcess
+
+        static func start() async throws -> Nodes {
+            let folderA = TestServer.temporaryDirectory()
+            let a = try await ServerProcess.start(dataDirectory: folderA)
+            let b = try await ServerProcess.start(dataDirectory: TestServer.temporaryDirectory(), sharingDatabaseOf: folderA)
+            return Nodes(a: a, b: b)
+        }
+
+        func stop() {
+            a.stopIfRunning()
+            b.stopIfRunning()
+        }
+    }
+
+    @Test func clientsOnTwoNodesChat() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+
+        let cid = try await alice.startConversation(members: ["bob"])
+        let joined = try await bob.next(timeout: .seconds(5), "bob's conv/joined") { $0.cmd == .conv && $0.op == .joined }
+        #expect(joined.peerID == "bob" && joined.convMessage.cid == cid)
+
+        try await alice.sendText("hello from a", cid: cid)
+        let received = try await bob.nextMessage()
+        #expect(received.msg == "hello from a" && received.fromPeerID == "alice")
+        try await bob.sendText("hello from b", cid: cid)
+        #expect(try await alice.nextMessage().msg == "hello from b")
+
+        // Each node knows who is online on the other.
+        #expect(try await alice.isOnline("bob"))
+        #expect(try await bob.isOnline("alice"))
+        bob.close()
+        try await alice.waitUntilOffline("bob")
+    }
+
+    /// One client logged in on both nodes: each device gets what is sent to it, and what it
+    /// sends itself shows on the other.
+    @Test func oneClientsDevicesOnTwoNodesEachGetItsMessages() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let phone = try await TestClient.login("alice", port: nodes.a.port)
+        let laptop = try await TestClient.login("alice", port: nodes.b.port)
+        let bob = try await TestClient.login("bob", port: nodes.a.port)
+        let cid = try await bob.startConversation(members: ["alice"])
+
+        try await bob.sendText("to both", cid: cid)
+        #expect(try await phone.nextMessage().msg == "to both")
+        #expect(try await laptop.nextMessage().msg == "to both")
+
+        try await phone.sendText("from the phone", cid: cid)
+        #expect(try await laptop.nextMessage().msg == "from the phone")
+        #expect(try await bob.nextMessage().msg == "from the phone")
+    }
+
+    /// A login with a tag displaces the session with that tag on the other node (4111).
+    @Test func aTagTakenOnOneNodeEndsItsSessionOnTheOther() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let first = try await TestClient.login("alice", port: nodes.a.port, tag: "mobile")
+        _ = try await TestClient.login("alice", port: nodes.b.port, tag: "mobile")
+        let closed = try await first.next(timeout: .seconds(5), "session/closed") { $0.cmd == .session && $0.op == .closed }
+        #expect(closed.sessionMessage.code == 4111)
+
+        // The displaced device reconnecting on its own does not take the tag back.
+        let again = try await TestClient.connect(port: nodes.a.port)
+        var reconnect = GenericCommand.open("alice", appID: "switchboard-dev", tag: "mobile")
+        reconnect.sessionMessage.r = true
+        let refused = try await again.request(reconnect)
+        #expect(refused.op == .closed && refused.sessionMessage.code == 4111)
+    }
+
+    /// A node killed with SIGKILL: its clients log in on the other, and every message it
+    /// acknowledged is there.
+    @Test func aKilledNodesClientsFindEverythingOnTheOther() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        var sent: [String] = []
+        for index in 0..<15 {
+            let ack = try await alice.sendText("message \(index)", cid: cid)
+            sent.append(ack.uid)
+        }
+        nodes.a.kill()
+
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+        var received: [String] = []
+        while received.count < sent.count {
+            let message = try await bob.nextMessage()
+            received.append(message.id)
+            bob.send(.ack(ids: [message.id]))
+        }
+        #expect(received == sent)
+
+        let aliceAgain = try await TestClient.login("alice", port: nodes.b.port)
+        try await aliceAgain.sendText("still here", cid: cid)
+        #expect(try await bob.nextMessage().msg == "still here")
+    }
+}
+
+extension ClusterTests {
+    /// A member online on the other node is not pushed to; once offline everywhere, it is.
+    @Test func pushIsForMembersOfflineOnEveryNode() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        try await alice.sendText("bob is online on b", cid: cid)
+        _ = try await bob.nextMessage()
+        bob.close()
+        try await alice.waitUntilOffline("bob")
+        let gone = try await alice.sendText("bob is gone", cid: cid)
+
+        let pushes = try await PushLog.lines(nodes.a.dataDirectory + "/push.log", count: 1)
+        #expect(pushes.map { $0["msgId"]?.stringValue } == [gone.uid])
+    }
+}
+
+extension ClusterTests {
+    /// Clients joining one conversation at once through both nodes all end up members: a
+    /// change on one node waits for the other's.
+    @Test func joinsThroughBothNodesAtOnceAreAllKept() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let cid = try await alice.startConversation(members: [], name: "busy")
+        var joiners: [(String, TestClient)] = []
+        for index in 0..<16 {
+            let name = "joiner\(index)"
+            joiners.append((name, try await TestClient.login(name, port: index % 2 == 0 ? nodes.a.port : nodes.b.port)))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (name, client) in joiners {
+                group.addTask {
+                    let reply = try await client.request(.conversation(.add, cid: cid, members: [name]))
+                    #expect(reply.op == .added)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await alice.request(.conversation(.count, cid: cid)).convMessage.count == 17)
+    }
+}
