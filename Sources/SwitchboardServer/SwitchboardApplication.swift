@@ -44,7 +44,12 @@ public struct SwitchboardApplication: Sendable {
         if let url = config.postgresURL {
             let postgres = try await PostgresStore(url: url, maxConnections: config.postgresMaxConnections, logger: logger)
             store = postgres
-            nodeLink = try PostgresNodeLink(store: postgres, url: url, logger: logger)
+            let link = try PostgresNodeLink(store: postgres, url: url, counters: Self.relayCounters(hooks.metrics), logger: logger)
+            hooks.metrics.makeGauge(
+                subsystem: "cluster", name: "node", help: "This node's name among the nodes sharing the database (the value is 1).",
+                labels: [("node", link.nodeID)]
+            ).set(to: 1.0)
+            nodeLink = link
         } else {
             store = try SQLiteStore(path: config.databasePath)
             nodeLink = nil
@@ -100,6 +105,14 @@ public struct SwitchboardApplication: Sendable {
         }
         guard !services.isEmpty else { return (provider, queues) }
         return (PushRouter(services: services, others: provider), queues)
+    }
+
+    static func relayCounters(_ metrics: HookMetrics) -> PostgresNodeLink.Counters {
+        .init(
+            published: metrics.makeCounter(subsystem: "cluster", name: "relays_published", help: "Relays sent to the other nodes."),
+            received: metrics.makeCounter(subsystem: "cluster", name: "relays_received", help: "Relays the other nodes sent this one."),
+            lost: metrics.makeCounter(subsystem: "cluster", name: "relays_lost", help: "Relays that could not be sent to the other nodes.")
+        )
     }
 
     /// The hook pipeline a server with this config and these plugins runs.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Prometheus
 import Synchronization
 import SwitchboardCore
 
@@ -11,9 +12,11 @@ import SwitchboardCore
 /// each session it holds; a node not seen for `expiry` (killed, or cut off) counts as gone,
 /// and so do its sessions.
 public final class PostgresNodeLink: NodeLink {
-    /// This node's name in `node` and on its relays; new at every start.
+    /// This node's name in `node`, on its relays and in its metrics: the host's name and a
+    /// part new at every start (a restarted node is another node to the others).
     public let nodeID: String
     private let store: PostgresStore
+    private let counters: Counters
     private let listening: PostgresConnection.Configuration
     private let logger: Logger
     private let outgoing = Mutex<[String]>([])
@@ -34,9 +37,23 @@ public final class PostgresNodeLink: NodeLink {
     /// A relay too long to notify is kept this long (milliseconds) for the nodes to read.
     static let keepLongRelays: Int64 = 60_000
 
-    public init(store: PostgresStore, url: String, logger: Logger) throws {
-        nodeID = UUID().uuidString.lowercased()
+    /// Relays this node published, received from the others, and failed to publish.
+    public struct Counters: Sendable {
+        public var published: Counter
+        public var received: Counter
+        public var lost: Counter
+
+        public init(published: Counter, received: Counter, lost: Counter) {
+            self.published = published
+            self.received = received
+            self.lost = lost
+        }
+    }
+
+    public init(store: PostgresStore, url: String, counters: Counters, logger: Logger) throws {
+        nodeID = ProcessInfo.processInfo.hostName + "-" + UUID().uuidString.prefix(8).lowercased()
         self.store = store
+        self.counters = counters
         listening = try PostgresConnectionSettings.connectionConfiguration(url: url)
         var locking = try PostgresConnectionSettings.configuration(url: url)
         locking.options.maximumConnections = Self.lockConnections
@@ -128,7 +145,9 @@ public final class PostgresNodeLink: NodeLink {
             }
             do {
                 try await notify(batch)
+                counters.published.increment(by: Int64(batch.count))
             } catch {
+                counters.lost.increment(by: Int64(batch.count))
                 logger.error("relays to other nodes lost", metadata: ["count": "\(batch.count)", "error": "\(error)"])
             }
         }
@@ -209,6 +228,7 @@ public final class PostgresNodeLink: NodeLink {
             return
         }
         guard envelope.node != nodeID else { return }
+        counters.received.increment()
         await receive(envelope.relay)
     }
 

@@ -45,6 +45,13 @@ struct ClusterTests {
         #expect(try await bob.isOnline("alice"))
         bob.close()
         try await alice.waitUntilOffline("bob")
+
+        // Each names itself in its metrics, and counts what crossed.
+        for node in [nodes.a, nodes.b] {
+            #expect(try await node.metric("switchboard_cluster_relays_published_total") > 0)
+            #expect(try await node.metric("switchboard_cluster_relays_received_total") > 0)
+            #expect(try await node.metrics().contains(#"switchboard_cluster_node{node=""#))
+        }
     }
 
     /// One client logged in on both nodes: each device gets what is sent to it, and what it
@@ -154,5 +161,21 @@ extension ClusterTests {
             try await group.waitForAll()
         }
         #expect(try await alice.request(.conversation(.count, cid: cid)).convMessage.count == 17)
+    }
+}
+
+extension ClusterTests {
+    /// A notice too long for a PostgreSQL notification (8,000 bytes) still reaches the
+    /// other node.
+    @Test func aNoticeTooLongToNotifyReachesTheOtherNode() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        let long = String(repeating: "a long topic ", count: 2_000)
+        #expect(try await alice.request(.update(cid: cid, attributes: #"{"attr.topic":"\#(long)"}"#)).op == .updated)
+        let notice = try await bob.next(timeout: .seconds(5), "conv/updated") { $0.cmd == .conv && $0.op == .updated }
+        #expect(notice.convMessage.attr.data.contains(long))
     }
 }

@@ -3,12 +3,24 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The server's Prometheus metrics, read over HTTP as a scraper reads them.
-extension TestServer {
+/// A server whose Prometheus metrics a test reads over HTTP, as a scraper reads them.
+protocol ServesMetrics {
+    var port: Int { get }
+}
+
+extension TestServer: ServesMetrics {}
+extension ServerProcess: ServesMetrics {}
+
+extension ServesMetrics {
+    /// Every series, as `/metrics` answers.
+    func metrics() async throws -> String {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// The value of the series written exactly `series` (name and labels), 0 when absent.
     func metric(_ series: String) async throws -> Int {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
-        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(series + " ") }
+        let line = try await metrics().split(separator: "\n").first { $0.hasPrefix(series + " ") }
         return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
     }
 
