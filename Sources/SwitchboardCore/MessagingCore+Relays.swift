@@ -1,3 +1,4 @@
+import Foundation
 import SwitchboardWire
 
 extension MessagingCore {
@@ -17,6 +18,19 @@ extension MessagingCore {
         case .kick(let clientID, let reason):
             await kickHere(clientID, reason: reason)
         }
+    }
+
+    /// Sends the will message of a client whose node died (see `NodeLink.keepWill`), stamped
+    /// now, as that node would have when the client's connection dropped.
+    public func sendOrphanedWill(_ will: RelayedDelivery) {
+        guard var command = try? GenericCommand(serializedBytes: will.command) else { return rejected(.delivery(will)) }
+        command.directMessage.timestamp = context.clock.next()
+        let shared = SharedCommand(command)
+        var relayed = will
+        relayed.command = Data(shared.protobuf)
+        delivery.deliverHere(shared, relayed, except: nil)
+        context.link.publish(.delivery(relayed))
+        context.logger.info("will message of a client on a node that is gone delivered", metadata: ["client": "\(will.from)"])
     }
 
     private func rejected(_ relay: Relay) {

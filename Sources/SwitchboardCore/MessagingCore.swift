@@ -100,6 +100,7 @@ public final class MessagingCore: Sendable {
                 var message = will.message
                 message.timestamp = context.clock.next()
                 delivery.deliver(message, to: will.recipients, conversation: will.conversation, except: nil, transient: false)
+                await context.link.dropWill(of: clientID)
                 context.logger.info("will message delivered", metadata: ["client": "\(clientID)", "conversation": "\(message.conversationID)"])
             }
         }

@@ -18,7 +18,8 @@ struct NodeLinkService: Service {
                     sessions: { core.presence.allSessions },
                     receive: { await core.receive($0) },
                     // Deliveries relayed during the break were missed; the store has them.
-                    reconnected: { await core.redeliverUnacknowledged() }
+                    reconnected: { await core.redeliverUnacknowledged() },
+                    orphanedWill: { core.sendOrphanedWill($0) }
                 )
             }
         } catch {

@@ -109,6 +109,9 @@ public struct ServerConfig: Sendable, Equatable {
     public var postgresURL: String?
     /// Connections this node opens to PostgreSQL at most.
     public var postgresMaxConnections = 20
+    /// How often a node tells the others sharing the database it is alive; one silent for
+    /// three times this is gone, and its sessions with it.
+    public var nodeHeartbeatSeconds = 5
 
     public var databasePath: String {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("switchboard.sqlite").path
@@ -187,6 +190,7 @@ struct ConfigFile: Decodable {
     struct Postgres: Decodable {
         var url: String?
         var maxConnections: Int?
+        var heartbeatSeconds: Int?
     }
     struct Policy: Decodable {
         var budgetMs: Int?
@@ -366,6 +370,8 @@ struct ConfigFile: Decodable {
             config.postgresURL = url
             config.postgresMaxConnections = postgres.maxConnections ?? config.postgresMaxConnections
             guard config.postgresMaxConnections >= 1 else { throw ConfigError("storage.postgres.maxConnections: at least 1") }
+            config.nodeHeartbeatSeconds = postgres.heartbeatSeconds ?? config.nodeHeartbeatSeconds
+            guard config.nodeHeartbeatSeconds >= 1 else { throw ConfigError("storage.postgres.heartbeatSeconds: at least 1") }
         }
         config.hooksDirectory = hooks?.dir ?? config.hooksDirectory
         config.scriptWorkers = hooks?.workers ?? config.scriptWorkers

@@ -44,7 +44,9 @@ public struct SwitchboardApplication: Sendable {
         if let url = config.postgresURL {
             let postgres = try await PostgresStore(url: url, maxConnections: config.postgresMaxConnections, logger: logger)
             store = postgres
-            let link = try PostgresNodeLink(store: postgres, url: url, counters: Self.relayCounters(hooks.metrics), logger: logger)
+            let link = try await PostgresNodeLink(
+                store: postgres, url: url, heartbeat: .seconds(config.nodeHeartbeatSeconds), counters: Self.relayCounters(hooks.metrics), logger: logger
+            )
             hooks.metrics.makeGauge(
                 subsystem: "cluster", name: "node", help: "This node's name among the nodes sharing the database (the value is 1).",
                 labels: [("node", link.nodeID)]

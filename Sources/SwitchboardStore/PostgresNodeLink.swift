@@ -9,8 +9,9 @@ import SwitchboardCore
 /// one channel that every node listens on, in the order they were published; one too long
 /// for a notification goes in the `relay` table and only its id is notified. Each node
 /// keeps a row in `node`, refreshed every `heartbeat`, and a row in `client_session` for
-/// each session it holds; a node not seen for `expiry` (killed, or cut off) counts as gone,
-/// and so do its sessions.
+/// each session it holds; a node not seen for three heartbeats (killed, or cut off) counts
+/// as gone, and so do its sessions. The first node to notice sends the will messages it
+/// kept in `will`.
 public final class PostgresNodeLink: NodeLink {
     /// This node's name in `node`, on its relays and in its metrics: the host's name and a
     /// part new at every start (a restarted node is another node to the others).
@@ -29,9 +30,9 @@ public final class PostgresNodeLink: NodeLink {
     private let lockHolders: PostgresClient
 
     static let channel = "switchboard_relay"
-    static let heartbeat = Duration.seconds(5)
+    private let heartbeat: Duration
     /// Milliseconds after its last heartbeat that a node counts as gone.
-    static let expiry: Int64 = 15_000
+    private let expiry: Int64
     /// PostgreSQL refuses a notification payload of 8000 bytes or more.
     static let maxNotifyBytes = 7_900
     /// A relay too long to notify is kept this long (milliseconds) for the nodes to read.
@@ -50,16 +51,23 @@ public final class PostgresNodeLink: NodeLink {
         }
     }
 
-    public init(store: PostgresStore, url: String, counters: Counters, logger: Logger) throws {
+    /// Joins the nodes on the database at `url` (that `store` uses), beating every
+    /// `heartbeat`; `run` keeps it a member.
+    public init(store: PostgresStore, url: String, heartbeat: Duration, counters: Counters, logger: Logger) async throws {
         nodeID = ProcessInfo.processInfo.hostName + "-" + UUID().uuidString.prefix(8).lowercased()
         self.store = store
         self.counters = counters
+        self.heartbeat = heartbeat
+        expiry = 3 * Int64(heartbeat / .milliseconds(1))
         listening = try PostgresConnectionSettings.connectionConfiguration(url: url)
         var locking = try PostgresConnectionSettings.configuration(url: url)
         locking.options.maximumConnections = Self.lockConnections
         lockHolders = PostgresClient(configuration: locking, backgroundLogger: logger)
         self.logger = logger
         (outgoingSignal, signalOutgoing) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        // Before any session or will of this node is registered: the others would take
+        // those of a node without a row for a dead node's.
+        _ = try await refreshNode()
     }
 
     /// What goes over the channel: the relay, who sent it, and a count that keeps two equal
@@ -83,16 +91,16 @@ public final class PostgresNodeLink: NodeLink {
     /// `receive` what the other nodes relay, in their order. `reconnected` runs when the
     /// listening connection is back after a break, in which relays may have been missed.
     /// `sessions` lists the sessions held here, registered again if the others took this
-    /// node for gone.
+    /// node for gone. `orphanedWill` sends the will of a client of a node that is gone.
     public func run(
         sessions: @escaping @Sendable () -> [Presence.Session],
         receive: @escaping @Sendable (Relay) async -> Void,
-        reconnected: @escaping @Sendable () async -> Void
+        reconnected: @escaping @Sendable () async -> Void,
+        orphanedWill: @escaping @Sendable (RelayedDelivery) async -> Void
     ) async throws {
-        _ = try await refreshNode()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.lockHolders.run() }
-            group.addTask { try await self.beat(sessions: sessions) }
+            group.addTask { try await self.beat(sessions: sessions, orphanedWill: orphanedWill) }
             group.addTask { await self.sendPublished() }
             group.addTask { await self.listen(receive: receive, reconnected: reconnected) }
             try await group.next()
@@ -109,17 +117,18 @@ public final class PostgresNodeLink: NodeLink {
         }
     }
 
-    private func beat(sessions: @Sendable () -> [Presence.Session]) async throws {
+    private func beat(sessions: @Sendable () -> [Presence.Session], orphanedWill: @Sendable (RelayedDelivery) async -> Void) async throws {
         while true {
-            try await Task.sleep(for: Self.heartbeat)
+            try await Task.sleep(for: heartbeat)
             do {
                 if try await refreshNode() {
                     logger.warning("other nodes took this one for gone; registering its sessions again")
                     for session in sessions() { await sessionOpened(session) }
                 }
                 let now = ServerClock.wallMilliseconds()
-                try await store.run("DELETE FROM node WHERE seen_at < \(now - Self.expiry)")
+                try await store.run("DELETE FROM node WHERE seen_at < \(now - expiry)")
                 try await store.run("DELETE FROM relay WHERE created_at < \(now - Self.keepLongRelays)")
+                for will in try await claimOrphanedWills() { await orphanedWill(will) }
             } catch {
                 logger.error("cluster heartbeat failed", metadata: ["error": "\(error)"])
             }
@@ -133,6 +142,36 @@ public final class PostgresNodeLink: NodeLink {
             ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at RETURNING (xmax = 0) AS inserted
             """)
         return rows.first?.bool("inserted") ?? false
+    }
+
+    // MARK: Will messages
+
+    public func keepWill(_ will: RelayedDelivery, of clientID: String) async {
+        do {
+            let delivery = String(decoding: try JSONEncoder().encode(will), as: UTF8.self)
+            try await store.run("""
+                INSERT INTO will (client_id, node, delivery) VALUES (\(clientID), \(nodeID), \(delivery))
+                ON CONFLICT (client_id, node) DO UPDATE SET delivery = excluded.delivery
+                """)
+        } catch {
+            logger.error("will message not kept for other nodes", metadata: ["client": "\(clientID)", "error": "\(error)"])
+        }
+    }
+
+    public func dropWill(of clientID: String) async {
+        do {
+            try await store.run("DELETE FROM will WHERE client_id = \(clientID) AND node = \(nodeID)")
+        } catch {
+            logger.error("will message not withdrawn for other nodes", metadata: ["client": "\(clientID)", "error": "\(error)"])
+        }
+    }
+
+    /// Takes the wills of nodes that are gone; each goes to one node only.
+    private func claimOrphanedWills() async throws -> [RelayedDelivery] {
+        let rows = try await store.all("DELETE FROM will w WHERE NOT EXISTS (SELECT 1 FROM node n WHERE n.id = w.node) RETURNING delivery")
+        return rows.compactMap { row in
+            row.string("delivery").flatMap { try? JSONDecoder().decode(RelayedDelivery.self, from: Data($0.utf8)) }
+        }
     }
 
     // MARK: Publishing
@@ -261,7 +300,7 @@ public final class PostgresNodeLink: NodeLink {
         do {
             let rows = try await store.all("""
                 SELECT DISTINCT s.client_id FROM client_session s JOIN node n ON n.id = s.node
-                WHERE s.client_id = ANY(\(clientIDs)) AND s.node <> \(nodeID) AND n.seen_at >= \(ServerClock.wallMilliseconds() - Self.expiry)
+                WHERE s.client_id = ANY(\(clientIDs)) AND s.node <> \(nodeID) AND n.seen_at >= \(ServerClock.wallMilliseconds() - expiry)
                 """)
             return Set(rows.compactMap { $0.string("client_id") })
         } catch {
@@ -276,7 +315,7 @@ public final class PostgresNodeLink: NodeLink {
             let rows = try await store.all("""
                 SELECT 1 AS held FROM client_session s JOIN node n ON n.id = s.node
                 WHERE s.client_id = \(clientID) AND s.tag = \(tag) AND s.node <> \(nodeID)
-                    AND n.seen_at >= \(ServerClock.wallMilliseconds() - Self.expiry)
+                    AND n.seen_at >= \(ServerClock.wallMilliseconds() - expiry)
                 LIMIT 1
                 """)
             return !rows.isEmpty

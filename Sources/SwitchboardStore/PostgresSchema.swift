@@ -133,7 +133,7 @@ enum PostgresSchema {
             """,
             "CREATE INDEX installation_channel_by_object ON installation_channel(object_id)",
         ]),
-        ("v2: the nodes of a cluster, their sessions, and relays too long to notify", [
+        ("v2: the nodes of a cluster, their sessions and will messages, and relays too long to notify", [
             "CREATE TABLE node (id TEXT PRIMARY KEY, seen_at BIGINT NOT NULL)",
             """
             CREATE TABLE client_session (
@@ -146,6 +146,9 @@ enum PostgresSchema {
             """,
             "CREATE INDEX client_session_by_client ON client_session(client_id)",
             "CREATE TABLE relay (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL, created_at BIGINT NOT NULL)",
+            // No reference to `node`: the wills of a node that is gone outlive its row, for
+            // another node to send.
+            "CREATE TABLE will (client_id TEXT NOT NULL, node TEXT NOT NULL, delivery TEXT NOT NULL, PRIMARY KEY (client_id, node))",
         ]),
     ]
 }

@@ -11,10 +11,15 @@ struct ClusterTests {
         let a: ServerProcess
         let b: ServerProcess
 
+        /// A node silent for three heartbeats is gone.
+        static let heartbeatSeconds = 1
+
         static func start() async throws -> Nodes {
             let folderA = TestServer.temporaryDirectory()
-            let a = try await ServerProcess.start(dataDirectory: folderA)
-            let b = try await ServerProcess.start(dataDirectory: TestServer.temporaryDirectory(), sharingDatabaseOf: folderA)
+            let a = try await ServerProcess.start(dataDirectory: folderA, heartbeatSeconds: heartbeatSeconds)
+            let b = try await ServerProcess.start(
+                dataDirectory: TestServer.temporaryDirectory(), sharingDatabaseOf: folderA, heartbeatSeconds: heartbeatSeconds
+            )
             return Nodes(a: a, b: b)
         }
 
@@ -116,6 +121,25 @@ struct ClusterTests {
         let aliceAgain = try await TestClient.login("alice", port: nodes.b.port)
         try await aliceAgain.sendText("still here", cid: cid)
         #expect(try await bob.nextMessage().msg == "still here")
+    }
+
+    /// The will message of a client whose node dies is sent by the other node, once the
+    /// dead node misses its heartbeats; its sessions count as gone then too.
+    @Test func aKilledNodesWillMessagesAreSentByTheOther() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        var will = GenericCommand.text("alice's node died", cid: cid)
+        will.directMessage.will = true
+        #expect(try await alice.request(will).cmd == .ack)
+        #expect(try await bob.isOnline("alice"))
+
+        nodes.a.kill()
+        let sent = try await bob.nextMessage(timeout: .seconds(Int64(Nodes.heartbeatSeconds * 5 + 5)))
+        #expect(sent.msg == "alice's node died" && sent.fromPeerID == "alice")
+        #expect(try await !bob.isOnline("alice"))
     }
 }
 

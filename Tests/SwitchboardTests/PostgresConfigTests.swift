@@ -2,16 +2,19 @@ import Foundation
 import SwitchboardServer
 import Testing
 
-/// `storage.postgres`: which database, how many connections; bad values stop the start.
+/// `storage.postgres`: which database, how many connections, how often the node beats; bad
+/// values stop the start.
 @Suite struct PostgresConfigTests {
     @Test func theDatabaseIsNamedByAURL() throws {
         let file = TestServer.temporaryDirectory() + "/switchboard.yaml"
-        try "storage:\n  postgres:\n    url: postgres://switchboard:s3cret@db.internal:5433/chat?sslmode=require\n    maxConnections: 5\n"
+        try "storage:\n  postgres:\n    url: postgres://switchboard:s3cret@db.internal:5433/chat?sslmode=require\n    maxConnections: 5\n    heartbeatSeconds: 2\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         let config = try ServerConfig.load(path: file)
         #expect(config.postgresURL == "postgres://switchboard:s3cret@db.internal:5433/chat?sslmode=require")
         #expect(config.postgresMaxConnections == 5)
-        for bad in ["url: mysql://db/chat", "maxConnections: 3", "url: postgres://u@db/chat\n    maxConnections: 0", "url: postgres://db/chat"] {
+        #expect(config.nodeHeartbeatSeconds == 2)
+        for bad in ["url: mysql://db/chat", "maxConnections: 3", "url: postgres://u@db/chat\n    maxConnections: 0", "url: postgres://db/chat",
+                    "url: postgres://u@db/chat\n    heartbeatSeconds: 0"] {
             try "storage:\n  postgres:\n    \(bad)\n".write(toFile: file, atomically: true, encoding: .utf8)
             #expect(throws: ConfigError.self, "\(bad)") { try ServerConfig.load(path: file) }
         }

@@ -13,6 +13,11 @@ public protocol NodeLink: Sendable {
     func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool
     /// Runs `change` while no other node changes conversation `id` (see `ConversationLocks`).
     func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value
+    /// Keeps a will message set here where the other nodes find it should this node die:
+    /// its connections then drop with nobody here to send it.
+    func keepWill(_ will: RelayedDelivery, of clientID: String) async
+    /// The will was sent here, or withdrawn.
+    func dropWill(of clientID: String) async
     /// A session opened or closed here, for the others' `onlineElsewhere`.
     func sessionOpened(_ session: Presence.Session) async
     func sessionClosed(_ session: Presence.Session) async
@@ -27,6 +32,8 @@ public struct SingleNode: NodeLink {
     public func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value {
         try await change()
     }
+    public func keepWill(_ will: RelayedDelivery, of clientID: String) async {}
+    public func dropWill(of clientID: String) async {}
     public func sessionOpened(_ session: Presence.Session) async {}
     public func sessionClosed(_ session: Presence.Session) async {}
 }

@@ -16,14 +16,23 @@ struct Delivery: Sendable {
         _ message: Message, to recipients: [String]?, conversation: Conversation, except origin: UInt64?, transient: Bool,
         priority: MessagePriority = .normal, toSender: Bool = true
     ) {
-        let command = SharedCommand(Self.directCommand(for: message, conversation: conversation, offline: false, transient: transient))
+        let (command, relayed) = Self.prepare(message, to: recipients, conversation: conversation, transient: transient, priority: priority, toSender: toSender)
+        deliverHere(command, relayed, except: origin)
+        context.link.publish(.delivery(relayed))
+    }
+
+    /// The `direct` command that delivers `message`, and the delivery as other nodes take it.
+    static func prepare(
+        _ message: Message, to recipients: [String]?, conversation: Conversation, transient: Bool, priority: MessagePriority = .normal,
+        toSender: Bool = true
+    ) -> (SharedCommand, RelayedDelivery) {
+        let command = SharedCommand(directCommand(for: message, conversation: conversation, offline: false, transient: transient))
         let targets = toSender ? recipients.map { $0 + [message.from] } : recipients
         let relayed = RelayedDelivery(
             command: Data(command.protobuf), recipients: targets, from: message.from, seq: message.seq,
             inChatRoom: conversation.isTransient, priority: priority.rawValue
         )
-        deliverHere(command, relayed, except: origin)
-        context.link.publish(.delivery(relayed))
+        return (command, relayed)
     }
 
     /// Sends a message to the sessions on this node that `relayed` names. Recipients'

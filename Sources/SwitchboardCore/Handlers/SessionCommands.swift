@@ -164,7 +164,7 @@ struct SessionCommands: Sendable {
     }
 
     func close(_ request: GenericCommand, clientID: String, on connection: Connection) async -> GenericCommand {
-        wills.discard(for: clientID)
+        if wills.discard(for: clientID) { await context.link.dropWill(of: clientID) }
         if let session = context.presence.close(clientID: clientID, connectionID: connection.id) {
             await context.link.sessionClosed(session)
             await hooks.offline(clientID, session: session, closeCode: .loggedOut, message: "logged out")

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// Will messages: one per client (the last set wins), kept in memory only, delivered to its
-/// conversation when the connection that set it drops without `session/close`.
+/// Will messages: one per client (the last set wins), delivered to its conversation when
+/// the connection that set it drops without `session/close`. Kept in memory; with other
+/// nodes, in the database too (`NodeLink.keepWill`), so that they send it if this node dies.
 final class WillMessages: Sendable {
     struct Will: Sendable {
         var message: Message
@@ -16,9 +17,9 @@ final class WillMessages: Sendable {
         wills.withLock { $0[clientID] = will }
     }
 
-    /// A clean logout: the will is not sent.
-    func discard(for clientID: String) {
-        _ = wills.withLock { $0.removeValue(forKey: clientID) }
+    /// A clean logout: the will is not sent. True if there was one.
+    func discard(for clientID: String) -> Bool {
+        wills.withLock { $0.removeValue(forKey: clientID) } != nil
     }
 
     /// Takes `clientID`'s will if the connection that set it is the one that dropped.

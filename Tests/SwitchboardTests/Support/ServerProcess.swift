@@ -23,11 +23,16 @@ struct ServerProcess: Sendable {
     /// Starts a server on `dataDirectory` (created if missing) with `extraConfig` appended to
     /// a config that turns off the keyword filter, and waits until it listens. With
     /// PostgreSQL, `sharingDatabaseOf` names another server's data folder whose database
-    /// this one uses too: another node of the same app.
-    static func start(dataDirectory: String, sharingDatabaseOf other: String? = nil, extraConfig: String = "") async throws -> ServerProcess {
+    /// this one uses too: another node of the same app, whose heartbeat comes every
+    /// `heartbeatSeconds`.
+    static func start(
+        dataDirectory: String, sharingDatabaseOf other: String? = nil, heartbeatSeconds: Int = 5, extraConfig: String = ""
+    ) async throws -> ServerProcess {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let configPath = dataDirectory + "/test-config.yaml"
-        let postgres = try await TestDatabase.url(for: other ?? dataDirectory).map { ", postgres: { url: \"\($0)\", maxConnections: 3 }" } ?? ""
+        let postgres = try await TestDatabase.url(for: other ?? dataDirectory).map {
+            ", postgres: { url: \"\($0)\", maxConnections: 3, heartbeatSeconds: \(heartbeatSeconds) }"
+        } ?? ""
         let config = """
             server: { logLevel: notice }
             storage: { dataDir: \(dataDirectory)\(postgres) }
