@@ -110,10 +110,15 @@ extension MessagingCore {
     /// LeanCloud's `/1.2/rtm/stats`. Reads every client seen today: meant for a dashboard
     /// now and then, not for polling.
     public func clientCounts() async throws -> (online: Int, today: Int) {
-        let online = Set(presence.onlineDevices.keys.map(\.clientID))
+        let online = Set(presence.onlineDevices.keys.map(\.clientID)).union(await context.link.everyoneOnlineElsewhere())
         let now = ServerClock.wallMilliseconds()
         let midnight = now - now % 86_400_000
         return (online.count, online.union(try await context.store.clientsSeen(since: midnight)).count)
+    }
+
+    /// Which of `clientIDs` have a session open, on any node.
+    public func online(among clientIDs: [String]) async -> Set<String> {
+        await context.online(among: clientIDs)
     }
 
     /// Ends every session of a client, on every node: each of its devices gets

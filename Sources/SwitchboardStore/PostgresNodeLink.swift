@@ -297,12 +297,23 @@ public final class PostgresNodeLink: NodeLink {
     // MARK: Presence
 
     public func onlineElsewhere(_ clientIDs: [String]) async -> Set<String> {
+        await clientsElsewhere("""
+            SELECT DISTINCT s.client_id FROM client_session s JOIN node n ON n.id = s.node
+            WHERE s.client_id = ANY(\(clientIDs)) AND s.node <> \(nodeID) AND n.seen_at >= \(ServerClock.wallMilliseconds() - expiry)
+            """)
+    }
+
+    public func everyoneOnlineElsewhere() async -> Set<String> {
+        await clientsElsewhere("""
+            SELECT DISTINCT s.client_id FROM client_session s JOIN node n ON n.id = s.node
+            WHERE s.node <> \(nodeID) AND n.seen_at >= \(ServerClock.wallMilliseconds() - expiry)
+            """)
+    }
+
+    /// The `client_id`s `query` answers; none if the database cannot be asked.
+    private func clientsElsewhere(_ query: PostgresQuery) async -> Set<String> {
         do {
-            let rows = try await store.all("""
-                SELECT DISTINCT s.client_id FROM client_session s JOIN node n ON n.id = s.node
-                WHERE s.client_id = ANY(\(clientIDs)) AND s.node <> \(nodeID) AND n.seen_at >= \(ServerClock.wallMilliseconds() - expiry)
-                """)
-            return Set(rows.compactMap { $0.string("client_id") })
+            return Set(try await store.all(query).compactMap { $0.string("client_id") })
         } catch {
             // Counted offline: pushed to, which is better than missing a message.
             logger.error("sessions on other nodes unknown", metadata: ["error": "\(error)"])

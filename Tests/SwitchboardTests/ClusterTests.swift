@@ -1,4 +1,8 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SwitchboardServer
 import SwitchboardWire
 import Testing
 
@@ -201,5 +205,36 @@ extension ClusterTests {
         #expect(try await alice.request(.update(cid: cid, attributes: #"{"attr.topic":"\#(long)"}"#)).op == .updated)
         let notice = try await bob.next(timeout: .seconds(5), "conv/updated") { $0.cmd == .conv && $0.op == .updated }
         #expect(notice.convMessage.attr.data.contains(long))
+    }
+}
+
+extension ClusterTests {
+    /// The app's backend may call any node: who is online and kicks cover every node.
+    @Test func theRESTAPIOfOneNodeSeesAndKicksClientsOfTheOther() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.b.port)
+
+        let (_, online) = try await Self.rest(nodes.a, "/1.2/rtm/clients/check-online", ["client_ids": ["alice", "bob"]])
+        #expect(online["results"] as? [String] == ["alice"])
+
+        _ = try await Self.rest(nodes.a, "/1.2/rtm/clients/alice/kick", ["reason": "maintenance"])
+        let closed = try await alice.next(timeout: .seconds(5), "session/closed") { $0.cmd == .session && $0.op == .closed }
+        #expect(closed.sessionMessage.code == 4115 && closed.sessionMessage.reason == "maintenance")
+        let (_, after) = try await Self.rest(nodes.a, "/1.2/rtm/clients/check-online", ["client_ids": ["alice"]])
+        #expect(after["results"] as? [String] == [])
+    }
+
+    /// A POST with the master key of the app the server processes serve (the default one).
+    static func rest(_ node: ServerProcess, _ path: String, _ body: [String: Any]) async throws -> (Int, [String: Any]) {
+        let config = ServerConfig()
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(node.port)\(path)")!)
+        request.httpMethod = "POST"
+        request.setValue(config.appID, forHTTPHeaderField: "X-LC-Id")
+        request.setValue(config.masterKey + ",master", forHTTPHeaderField: "X-LC-Key")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }
 }

@@ -9,6 +9,8 @@ public protocol NodeLink: Sendable {
     func publish(_ relay: @autoclosure () -> Relay)
     /// Which of `clientIDs` have a session open on another node.
     func onlineElsewhere(_ clientIDs: [String]) async -> Set<String>
+    /// Every client with a session open on another node (for statistics).
+    func everyoneOnlineElsewhere() async -> Set<String>
     /// Whether `clientID` has a session with `tag` open on another node.
     func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool
     /// Runs `change` while no other node changes conversation `id` (see `ConversationLocks`).
@@ -28,6 +30,7 @@ public struct SingleNode: NodeLink {
     public init() {}
     public func publish(_ relay: @autoclosure () -> Relay) {}
     public func onlineElsewhere(_ clientIDs: [String]) async -> Set<String> { [] }
+    public func everyoneOnlineElsewhere() async -> Set<String> { [] }
     public func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool { false }
     public func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value {
         try await change()

@@ -12,7 +12,8 @@ enum ClientRoutes {
             RESTRoute(.post, "/1.2/rtm/clients/check-online", "Which of up to 20 clients are online", body: [.strings("client_ids", required: true)]) { call in
                 let ids = try call.strings("client_ids")
                 guard ids.count <= maxOnlineCheck else { throw RESTFailure(message: "at most \(maxOnlineCheck) client_ids") }
-                return ["results": .array(ids.filter(core.presence.isOnline).map(JSONValue.string))]
+                let online = await core.online(among: ids)
+                return ["results": .array(ids.filter(online.contains).map(JSONValue.string))]
             },
             RESTRoute(
                 .get, "/1.2/rtm/clients/{client_id}/unread-count", "Messages a client has not read, in one conversation or all",

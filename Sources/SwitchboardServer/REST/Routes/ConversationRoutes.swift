@@ -56,10 +56,12 @@ enum ConversationRoutes {
                 RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .mute(try call.strings("client_ids"), false)))
             },
             RESTRoute(.get, chatrooms + "/{conv_id}/members", "The members of a chat room online now") { call in
-                RESTAnswer.clients(try await core.conversation(call.path("conv_id")).members.filter(core.presence.isOnline))
+                let members = try await core.conversation(call.path("conv_id")).members
+                let online = await core.online(among: members)
+                return RESTAnswer.clients(members.filter(online.contains))
             },
             RESTRoute(.get, chatrooms + "/{conv_id}/members/online-count", "How many members of a chat room are online") { call in
-                ["result": .int(Int64(try await core.conversation(call.path("conv_id")).members.filter(core.presence.isOnline).count))]
+                ["result": .int(Int64(await core.online(among: try await core.conversation(call.path("conv_id")).members).count))]
             },
         ]
         for list in lists {
