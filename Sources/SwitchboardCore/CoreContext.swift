@@ -21,7 +21,9 @@ struct CoreContext: Sendable {
         self.link = link
         self.clock = clock
         self.logger = logger
-        signatures = SignatureCheck(signer: Signature(appID: settings.appID, masterKey: settings.masterKey), maxAge: settings.signatureMaxAge)
+        signatures = SignatureCheck(
+            signer: Signature(appID: settings.appID, masterKey: settings.masterKey), maxAge: settings.signatureMaxAge, link: link
+        )
         access = ConversationAccess(privateConversations: settings.privateConversations)
     }
 }

@@ -128,6 +128,7 @@ public final class PostgresNodeLink: NodeLink {
                 let now = ServerClock.wallMilliseconds()
                 try await store.run("DELETE FROM node WHERE seen_at < \(now - expiry)")
                 try await store.run("DELETE FROM relay WHERE created_at < \(now - Self.keepLongRelays)")
+                try await store.run("DELETE FROM nonce WHERE expires_at <= \(now / 1000)")
                 for will in try await claimOrphanedWills() { await orphanedWill(will) }
             } catch {
                 logger.error("cluster heartbeat failed", metadata: ["error": "\(error)"])
@@ -142,6 +143,17 @@ public final class PostgresNodeLink: NodeLink {
             ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at RETURNING (xmax = 0) AS inserted
             """)
         return rows.first?.bool("inserted") ?? false
+    }
+
+    // MARK: Signature nonces
+
+    public func useNonce(_ nonce: String, until expiry: Int64, now: Int64) async throws -> Bool {
+        let fresh = try await store.all("""
+            INSERT INTO nonce (value, expires_at) VALUES (\(nonce), \(expiry))
+            ON CONFLICT (value) DO UPDATE SET expires_at = excluded.expires_at WHERE nonce.expires_at <= \(now)
+            RETURNING value
+            """)
+        return !fresh.isEmpty
     }
 
     // MARK: Will messages

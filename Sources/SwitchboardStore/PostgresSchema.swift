@@ -133,7 +133,7 @@ enum PostgresSchema {
             """,
             "CREATE INDEX installation_channel_by_object ON installation_channel(object_id)",
         ]),
-        ("v2: the nodes of a cluster, their sessions and will messages, and relays too long to notify", [
+        ("v2: the nodes of a cluster, their sessions and will messages, signature nonces, and relays too long to notify", [
             "CREATE TABLE node (id TEXT PRIMARY KEY, seen_at BIGINT NOT NULL)",
             """
             CREATE TABLE client_session (
@@ -149,6 +149,7 @@ enum PostgresSchema {
             // No reference to `node`: the wills of a node that is gone outlive its row, for
             // another node to send.
             "CREATE TABLE will (client_id TEXT NOT NULL, node TEXT NOT NULL, delivery TEXT NOT NULL, PRIMARY KEY (client_id, node))",
+            "CREATE TABLE nonce (value TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
         ]),
     ]
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SwitchboardCore
 import SwitchboardServer
 import SwitchboardWire
 import Testing
@@ -18,11 +19,12 @@ struct ClusterTests {
         /// A node silent for three heartbeats is gone.
         static let heartbeatSeconds = 1
 
-        static func start() async throws -> Nodes {
+        static func start(extraConfig: String = "") async throws -> Nodes {
             let folderA = TestServer.temporaryDirectory()
-            let a = try await ServerProcess.start(dataDirectory: folderA, heartbeatSeconds: heartbeatSeconds)
+            let a = try await ServerProcess.start(dataDirectory: folderA, heartbeatSeconds: heartbeatSeconds, extraConfig: extraConfig)
             let b = try await ServerProcess.start(
-                dataDirectory: TestServer.temporaryDirectory(), sharingDatabaseOf: folderA, heartbeatSeconds: heartbeatSeconds
+                dataDirectory: TestServer.temporaryDirectory(), sharingDatabaseOf: folderA, heartbeatSeconds: heartbeatSeconds,
+                extraConfig: extraConfig
             )
             return Nodes(a: a, b: b)
         }
@@ -223,6 +225,21 @@ extension ClusterTests {
         #expect(closed.sessionMessage.code == 4115 && closed.sessionMessage.reason == "maintenance")
         let (_, after) = try await Self.rest(nodes.a, "/1.2/rtm/clients/check-online", ["client_ids": ["alice"]])
         #expect(after["results"] as? [String] == [])
+    }
+
+    /// A login signature is good once on all nodes: replayed on the other node, it is refused.
+    @Test func aSignatureUsedOnOneNodeIsRefusedOnTheOther() async throws {
+        let nodes = try await Nodes.start(extraConfig: "app: { signatures: true }")
+        defer { nodes.stop() }
+        let config = ServerConfig()
+        let now = Int64(Date().timeIntervalSince1970)
+        let nonce = "once-\(UUID().uuidString)"
+        let signer = Signature(appID: config.appID, masterKey: config.masterKey)
+        let signature = (t: now, n: nonce, s: signer.login(clientID: "alice", timestamp: now, nonce: nonce))
+        let first = try await TestClient.connect(port: nodes.a.port).request(.open("alice", appID: config.appID, signature: signature))
+        #expect(first.op == .opened)
+        let replayed = try await TestClient.connect(port: nodes.b.port).request(.open("alice", appID: config.appID, signature: signature))
+        #expect(replayed.op == .closed && replayed.sessionMessage.code == 4102)
     }
 
     /// A POST with the master key of the app the server processes serve (the default one).

@@ -15,6 +15,9 @@ public protocol NodeLink: Sendable {
     func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool
     /// Runs `change` while no other node changes conversation `id` (see `ConversationLocks`).
     func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value
+    /// Records a signature's nonce, used until `expiry` (seconds); false if a node took it
+    /// before and it has not expired at `now`.
+    func useNonce(_ nonce: String, until expiry: Int64, now: Int64) async throws -> Bool
     /// Keeps a will message set here where the other nodes find it should this node die:
     /// its connections then drop with nobody here to send it.
     func keepWill(_ will: RelayedDelivery, of clientID: String) async
@@ -35,6 +38,8 @@ public struct SingleNode: NodeLink {
     public func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value {
         try await change()
     }
+    /// This node's `NonceRegistry` is every node's.
+    public func useNonce(_ nonce: String, until expiry: Int64, now: Int64) async throws -> Bool { true }
     public func keepWill(_ will: RelayedDelivery, of clientID: String) async {}
     public func dropWill(of clientID: String) async {}
     public func sessionOpened(_ session: Presence.Session) async {}

@@ -42,7 +42,7 @@ struct ConversationCommands: Sendable {
         let name = attributes["name"]?.stringValue
         let custom = attributes.filter { !ConversationDocument.reservedKeys.contains($0.key) }
         if context.settings.signaturesRequired, !byServer {
-            try verifyStartSignature(conv, clientID: clientID, members: conv.m)
+            try await verifyStartSignature(conv, clientID: clientID, members: conv.m)
         }
         let now = ServerClock.wallMilliseconds()
         var reply = Replies.reply(to: request, op: .started)
@@ -164,7 +164,7 @@ struct ConversationCommands: Sendable {
             throw CommandError(.conversationNotAllowed, detail: "temporary conversations keep their members")
         }
         if !byServer, context.settings.signaturesRequired || signedJoin {
-            try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .invite)
+            try await verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .invite)
         }
         let refused = requested.filter(conversation.blocked.contains)
         let added = requested.filter { !conversation.members.contains($0) && !refused.contains($0) }
@@ -193,7 +193,7 @@ struct ConversationCommands: Sendable {
         if !leavingSelf, !byServer {
             try conversation.requireMember(clientID)
             if context.settings.signaturesRequired {
-                try verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .kick)
+                try await verifyMemberSignature(conv, clientID: clientID, conversationID: conversation.id, members: requested, action: .kick)
             }
         }
         let (refused, failures) = byServer ? ([], []) : removalFailures(requested, from: conversation, by: clientID)
@@ -462,16 +462,16 @@ struct ConversationCommands: Sendable {
         return ids.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
-    private func verifyStartSignature(_ conv: ConvCommand, clientID: String, members: [String]) throws {
-        try context.signatures.verify(Self.presented(conv), failure: .conversationSignatureFailed) { timestamp, nonce in
+    private func verifyStartSignature(_ conv: ConvCommand, clientID: String, members: [String]) async throws {
+        try await context.signatures.verify(Self.presented(conv), failure: .conversationSignatureFailed) { timestamp, nonce in
             context.signatures.signer.startConversation(clientID: clientID, members: members, timestamp: timestamp, nonce: nonce)
         }
     }
 
     private func verifyMemberSignature(
         _ conv: ConvCommand, clientID: String, conversationID: String, members: [String], action: Signature.MemberAction
-    ) throws {
-        try context.signatures.verify(Self.presented(conv), failure: .conversationSignatureFailed) { timestamp, nonce in
+    ) async throws {
+        try await context.signatures.verify(Self.presented(conv), failure: .conversationSignatureFailed) { timestamp, nonce in
             context.signatures.signer.changeMembers(
                 clientID: clientID, conversationID: conversationID, members: members, timestamp: timestamp, nonce: nonce, action: action
             )

@@ -45,7 +45,7 @@ struct SessionCommands: Sendable {
             }
         }
         if context.settings.signaturesRequired, !presentsToken {
-            try verifySignature(open, clientID: clientID, now: now)
+            try await verifySignature(open, clientID: clientID, now: now)
         }
         let tag = open.hasTag && !open.tag.isEmpty && open.tag != "default" ? open.tag : nil
         // A device reconnecting on its own does not take the tag back from the one that
@@ -211,11 +211,11 @@ struct SessionCommands: Sendable {
         return reply
     }
 
-    private func verifySignature(_ open: SessionCommand, clientID: String, now: Int64) throws {
+    private func verifySignature(_ open: SessionCommand, clientID: String, now: Int64) async throws {
         let presented = SignatureCheck.Presented(
             signature: open.hasS ? open.s : nil, timestamp: open.hasT ? open.t : nil, nonce: open.hasN ? open.n : nil
         )
-        try context.signatures.verify(presented, failure: .signatureFailed) { timestamp, nonce in
+        try await context.signatures.verify(presented, failure: .signatureFailed) { timestamp, nonce in
             context.signatures.signer.login(clientID: clientID, timestamp: timestamp, nonce: nonce)
         }
     }
