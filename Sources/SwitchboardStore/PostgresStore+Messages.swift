@@ -108,9 +108,27 @@ extension PostgresStore {
         let older = query.direction == .older
         for (bound, isStart) in [(query.start, true), (query.end, false)] {
             guard let bound else { continue }
-            let comparison = (isStart == older ? "<" : ">") + (bound.included ? "=" : "")
-            sql.appendLiteral(" AND timestamp \(comparison) ")
+            let before = isStart == older ? "<" : ">"
+            let comparison = before + (bound.included ? "=" : "")
+            guard let messageID = bound.messageID else {
+                sql.appendLiteral(" AND timestamp \(comparison) ")
+                sql.appendInterpolation(bound.timestamp)
+                continue
+            }
+            // Two nodes may give messages the same timestamp: the bound's message id says
+            // where among them it lies (see `HistoryQuery.Bound.seqWithoutTheMessage`). The
+            // plain range first, which the index seeks to.
+            sql.appendLiteral(" AND timestamp \(before)= ")
             sql.appendInterpolation(bound.timestamp)
+            sql.appendLiteral(" AND (timestamp \(before) ")
+            sql.appendInterpolation(bound.timestamp)
+            sql.appendLiteral(" OR seq \(comparison) COALESCE((SELECT seq FROM message WHERE id = ")
+            sql.appendInterpolation(messageID)
+            sql.appendLiteral(" AND timestamp = ")
+            sql.appendInterpolation(bound.timestamp)
+            sql.appendLiteral("), ")
+            sql.appendInterpolation(bound.seqWithoutTheMessage(comparison: before))
+            sql.appendLiteral("))")
         }
         let order = older ? "DESC" : "ASC"
         sql.appendLiteral(" ORDER BY timestamp \(order), seq \(order) LIMIT ")

@@ -277,13 +277,21 @@ public final class SQLiteStore: MessageStore {
         }
         let startOperator = query.direction == .older ? "<" : ">"
         let endOperator = query.direction == .older ? ">" : "<"
-        if let start = query.start {
-            conditions.append("timestamp \(startOperator)\(start.included ? "=" : "") ?")
-            _ = arguments.append(contentsOf: [start.timestamp])
-        }
-        if let end = query.end {
-            conditions.append("timestamp \(endOperator)\(end.included ? "=" : "") ?")
-            _ = arguments.append(contentsOf: [end.timestamp])
+        for (bound, before) in [(query.start, startOperator), (query.end, endOperator)] {
+            guard let bound else { continue }
+            let comparison = before + (bound.included ? "=" : "")
+            if let messageID = bound.messageID {
+                // The plain range first, which the index seeks to; ties by `seq` then.
+                conditions.append(
+                    "timestamp \(before)= ? AND (timestamp \(before) ? OR seq \(comparison) COALESCE((SELECT seq FROM message WHERE id = ? AND timestamp = ?), ?))"
+                )
+                _ = arguments.append(contentsOf: [
+                    bound.timestamp, bound.timestamp, messageID, bound.timestamp, bound.seqWithoutTheMessage(comparison: before),
+                ])
+            } else {
+                conditions.append("timestamp \(comparison) ?")
+                _ = arguments.append(contentsOf: [bound.timestamp])
+            }
         }
         _ = arguments.append(contentsOf: [query.limit])
         let order = query.direction == .older ? "DESC" : "ASC"

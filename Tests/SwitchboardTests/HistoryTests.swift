@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 import SwitchboardWire
 import Testing
 
@@ -81,6 +82,45 @@ import Testing
         let (cid, _) = try await conversationWithTenMessages(alice)
         #expect(try await mallory.request(.logs(cid: cid)).errorMessage.code == 4312)
         #expect(try await alice.request(.logs(cid: "missing")).errorMessage.code == 4303)
+        try await server.stop()
+    }
+}
+
+extension HistoryTests {
+    /// Two nodes may stamp two messages of a conversation with the same millisecond; paging
+    /// with the SDK's `t` and `mid` still reaches each of them once.
+    @Test func messagesOfTheSameMillisecondArePagedByTheirIds() async throws {
+        let directory = TestServer.temporaryDirectory()
+        let cid = "same-ms-conversation"
+        let stamp: Int64 = 1_700_000_000_000
+        try await TestDatabase.withStore(dataDirectory: directory) { store in
+            try await store.createConversation(Conversation(
+                id: cid, kind: .normal, name: nil, creator: "alice", members: ["alice", "bob"], attributes: [:], uniqueKey: nil, createdAt: 1, updatedAt: 1
+            ))
+            for index in 0..<3 {
+                _ = try await store.append(
+                    Message(id: "same-ms-\(index)", conversationID: cid, from: "bob", content: .text("m\(index)"), timestamp: stamp), queueFor: []
+                )
+            }
+        }
+        let server = try await TestServer.start(dataDirectory: directory)
+        let alice = try await server.login("alice")
+        var seen: [String] = []
+        var page = try await alice.request(.logs(cid: cid, limit: 1))
+        while let item = page.logsMessage.logs.first {
+            seen.append(item.data)
+            var older = GenericCommand.logs(cid: cid, limit: 1, t: item.timestamp)
+            older.logsMessage.mid = item.msgID
+            page = try await alice.request(older)
+        }
+        #expect(seen == ["m2", "m1", "m0"])
+
+        // Newer, from the oldest, and with the bound included.
+        var newer = GenericCommand.logs(cid: cid, limit: 5, t: stamp, direction: .new)
+        newer.logsMessage.mid = "same-ms-0"
+        #expect(texts(try await alice.request(newer)) == ["m1", "m2"])
+        newer.logsMessage.tIncluded = true
+        #expect(texts(try await alice.request(newer)) == ["m0", "m1", "m2"])
         try await server.stop()
     }
 }

@@ -16,6 +16,15 @@ public struct HistoryQuery: Sendable, Equatable {
             self.messageID = messageID
             self.included = included
         }
+
+        /// Stores compare `seq` with that of `messageID` among messages of the bound's
+        /// timestamp (on one node timestamps are unique; two nodes may stamp two messages of a
+        /// conversation alike). When that message is not there, they compare with this
+        /// instead, which takes all of those messages when the bound is included and none
+        /// when it is not. `comparison`: `<` reading towards older messages, `>` towards newer.
+        public func seqWithoutTheMessage(comparison: String) -> Int64 {
+            included == (comparison == "<") ? .max : 0
+        }
     }
 
     /// Whose messages: one conversation's (`logs`), one sender's or the whole app's (the
