@@ -9,7 +9,7 @@ extension MessagingCore {
         case .delivery(let relayed):
             guard let command = try? SharedCommand(protobuf: Array(relayed.command)) else { return rejected(relay) }
             if let seq = relayed.seq { presence.messageStored(seq: seq) }
-            delivery.deliverHere(command, relayed, except: nil)
+            delivery.deliverHere(command, relayed)
         case .notice(let bytes, let recipients):
             guard let command = try? GenericCommand(serializedBytes: bytes) else { return rejected(relay) }
             context.sendHere(command, to: recipients)
@@ -28,7 +28,7 @@ extension MessagingCore {
         let shared = SharedCommand(command)
         var relayed = will
         relayed.command = Data(shared.protobuf)
-        delivery.deliverHere(shared, relayed, except: nil)
+        delivery.deliverHere(shared, relayed)
         context.link.publish(.delivery(relayed))
         context.logger.info("will message of a client on a node that is gone delivered", metadata: ["client": "\(will.from)"])
     }

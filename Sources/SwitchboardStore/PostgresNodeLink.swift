@@ -81,7 +81,15 @@ public final class PostgresNodeLink: NodeLink {
     public func publish(_ relay: @autoclosure () -> Relay) {
         let envelope = Envelope(node: nodeID, number: published.add(1, ordering: .relaxed).newValue, relay: relay())
         guard let json = try? JSONEncoder().encode(envelope) else { return }
-        outgoing.withLock { $0.append(String(decoding: json, as: UTF8.self)) }
+        let queued = outgoing.withLock { outgoing in
+            guard outgoing.count < Self.maxQueued else { return false }
+            outgoing.append(String(decoding: json, as: UTF8.self))
+            return true
+        }
+        guard queued else {
+            counters.lost.increment()
+            return
+        }
         signalOutgoing.yield()
     }
 
@@ -221,6 +229,9 @@ public final class PostgresNodeLink: NodeLink {
     }
 
     static let perStatement = 64
+    /// Relays waiting to go out at most; more while the database does not take them are
+    /// dropped (and counted), rather than fill this node's memory.
+    static let maxQueued = 100_000
 
     struct RelayNotKept: Error {}
 

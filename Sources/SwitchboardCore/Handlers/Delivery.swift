@@ -16,47 +16,57 @@ struct Delivery: Sendable {
         _ message: Message, to recipients: [String]?, conversation: Conversation, except origin: UInt64?, transient: Bool,
         priority: MessagePriority = .normal, toSender: Bool = true
     ) {
-        let (command, relayed) = Self.prepare(message, to: recipients, conversation: conversation, transient: transient, priority: priority, toSender: toSender)
-        deliverHere(command, relayed, except: origin)
-        context.link.publish(.delivery(relayed))
-    }
-
-    /// The `direct` command that delivers `message`, and the delivery as other nodes take it.
-    static func prepare(
-        _ message: Message, to recipients: [String]?, conversation: Conversation, transient: Bool, priority: MessagePriority = .normal,
-        toSender: Bool = true
-    ) -> (SharedCommand, RelayedDelivery) {
-        let command = SharedCommand(directCommand(for: message, conversation: conversation, offline: false, transient: transient))
-        let targets = toSender ? recipients.map { $0 + [message.from] } : recipients
-        let relayed = RelayedDelivery(
-            command: Data(command.protobuf), recipients: targets, from: message.from, seq: message.seq,
-            inChatRoom: conversation.isTransient, priority: priority.rawValue
+        let command = SharedCommand(Self.directCommand(for: message, conversation: conversation, offline: false, transient: transient))
+        var targets = recipients.map { Set($0) }
+        if toSender { targets?.insert(message.from) }
+        deliverHere(
+            command, to: targets, from: message.from, seq: message.seq, inChatRoom: conversation.isTransient, priority: priority, except: origin
         )
-        return (command, relayed)
+        context.link.publish(.delivery(Self.relayed(message, command, to: recipients, conversation: conversation, priority: priority, toSender: toSender)))
     }
 
-    /// Sends a message to the sessions on this node that `relayed` names. Recipients'
-    /// sessions whose catch-up from the store covers the message are skipped, and so is
-    /// `origin`, the sender's connection, which has the message already.
-    func deliverHere(_ command: SharedCommand, _ relayed: RelayedDelivery, except origin: UInt64?) {
-        let priority = MessagePriority(wire: relayed.priority)
-        let targets = relayed.recipients.map { Set($0) } ?? Set(context.presence.onlineDevices.keys.map(\.clientID))
-        for clientID in targets {
+    /// `message`, sent as `command`, as other nodes take it.
+    static func relayed(
+        _ message: Message, _ command: SharedCommand, to recipients: [String]?, conversation: Conversation, priority: MessagePriority = .normal,
+        toSender: Bool = true
+    ) -> RelayedDelivery {
+        RelayedDelivery(
+            command: Data(command.protobuf), recipients: toSender ? recipients.map { $0 + [message.from] } : recipients, from: message.from,
+            seq: message.seq, inChatRoom: conversation.isTransient, priority: priority.rawValue
+        )
+    }
+
+    /// Sends a message to the sessions on this node of `targets` (nil: of every client
+    /// online). Recipients' sessions whose catch-up from the store covers the message are
+    /// skipped, and so is `origin`, the sender's connection, which has the message already.
+    func deliverHere(
+        _ command: SharedCommand, to targets: Set<String>?, from sender: String, seq: Int64?, inChatRoom: Bool, priority: MessagePriority,
+        except origin: UInt64?
+    ) {
+        for clientID in targets ?? Set(context.presence.onlineDevices.keys.map(\.clientID)) {
             // Only what is queued for a client comes in its catch-up: the sender's own copy and
             // chat-room messages always go live.
-            let queued = clientID != relayed.from && !relayed.inChatRoom
-            for session in context.presence.sessions(of: clientID) where !queued || session.takesLive(seq: relayed.seq) {
+            let queued = clientID != sender && !inChatRoom
+            for session in context.presence.sessions(of: clientID) where !queued || session.takesLive(seq: seq) {
                 let connection = session.connection
                 // The sending session itself already has the message; other clients sharing its
                 // connection do not.
-                if clientID == relayed.from, connection.id == origin { continue }
-                if relayed.inChatRoom, !priority.admits(backlog: connection.outbox.backlog) {
+                if clientID == sender, connection.id == origin { continue }
+                if inChatRoom, !priority.admits(backlog: connection.outbox.backlog) {
                     shed.increment()
                     continue
                 }
                 context.presence.send(command, to: session)
             }
         }
+    }
+
+    /// Sends a delivery another node relayed to the sessions here it names.
+    func deliverHere(_ command: SharedCommand, _ relayed: RelayedDelivery) {
+        deliverHere(
+            command, to: relayed.recipients.map { Set($0) }, from: relayed.from, seq: relayed.seq, inChatRoom: relayed.inChatRoom,
+            priority: MessagePriority(wire: relayed.priority), except: nil
+        )
     }
 
     /// Sends a device logging in the app-wide broadcasts sent since it was last seen (all

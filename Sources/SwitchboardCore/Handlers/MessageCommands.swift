@@ -61,8 +61,8 @@ struct MessageCommands: Sendable {
         var message = decided.message
         if direct.will {
             wills.set(.init(message: message, conversation: conversation, recipients: decided.recipients, connectionID: connection.id), for: clientID)
-            let (_, will) = Delivery.prepare(message, to: decided.recipients, conversation: conversation, transient: false)
-            await context.link.keepWill(will, of: clientID)
+            let command = SharedCommand(Delivery.directCommand(for: message, conversation: conversation, offline: false, transient: false))
+            await context.link.keepWill(Delivery.relayed(message, command, to: decided.recipients, conversation: conversation), of: clientID)
             return Replies.ack(message, replyingTo: request)
         }
         if !direct.transient {
