@@ -18,7 +18,7 @@ public final class MessagingCore: Sendable {
     private let receipts: ReceiptCommands
     let delivery: Delivery
     let clientHooks: ClientHooks
-    private let wills = WillMessages()
+    let wills = WillMessages()
     private let noticesAwaitingRelease = NoticesAwaitingRelease()
 
     /// - Parameters:

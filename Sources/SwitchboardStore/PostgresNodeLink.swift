@@ -33,6 +33,13 @@ public final class PostgresNodeLink: NodeLink {
     private let heartbeat: Duration
     /// Milliseconds after its last heartbeat that a node counts as gone.
     private let expiry: Int64
+    /// Now on the database's clock, in milliseconds: the nodes' own clocks may disagree, and
+    /// one ahead would take the others for gone.
+    static let databaseNow = "(extract(epoch from clock_timestamp()) * 1000)::bigint"
+    /// When the listening connection last heard anything (this node's clock); every node
+    /// notifies at each heartbeat, so silence means the connection is dead.
+    private let lastHeard = Atomic<Int64>(ServerClock.wallMilliseconds())
+    private let listeningConnection = Mutex<PostgresConnection?>(nil)
     /// PostgreSQL refuses a notification payload of 8000 bytes or more.
     static let maxNotifyBytes = 7_900
     /// A relay too long to notify is kept this long (milliseconds) for the nodes to read.
@@ -67,7 +74,7 @@ public final class PostgresNodeLink: NodeLink {
         (outgoingSignal, signalOutgoing) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         // Before any session or will of this node is registered: the others would take
         // those of a node without a row for a dead node's.
-        _ = try await refreshNode()
+        try await refreshNode()
     }
 
     /// What goes over the channel: the relay, who sent it, and a count that keeps two equal
@@ -98,8 +105,10 @@ public final class PostgresNodeLink: NodeLink {
     /// Until cancelled: keeps this node's row fresh, sends what is published, and hands
     /// `receive` what the other nodes relay, in their order. `reconnected` runs when the
     /// listening connection is back after a break, in which relays may have been missed.
-    /// `sessions` lists the sessions held here, registered again if the others took this
-    /// node for gone. `orphanedWill` sends the will of a client of a node that is gone.
+    /// `sessions` lists the sessions held here, which each heartbeat writes to
+    /// `client_session` again (a row a race left behind, or that went with a row of this node
+    /// the others took for gone, lasts one heartbeat). `orphanedWill` sends the will of a
+    /// client of a node that is gone.
     public func run(
         sessions: @escaping @Sendable () -> [Presence.Session],
         receive: @escaping @Sendable (Relay) async -> Void,
@@ -116,12 +125,16 @@ public final class PostgresNodeLink: NodeLink {
         }
     }
 
-    /// Takes this node and its sessions out of `node` and `client_session` (at shutdown).
+    /// Takes this node, its sessions and its wills out of the tables (at shutdown: the wills
+    /// were sent as the connections closed, or the clients were kicked).
     public func leave() async {
         do {
-            try await store.run("DELETE FROM node WHERE id = \(nodeID)")
+            try await store.transaction { connection in
+                try await connection.query("DELETE FROM will WHERE node = \(nodeID)", logger: logger)
+                try await connection.query("DELETE FROM node WHERE id = \(nodeID)", logger: logger)
+            }
         } catch {
-            logger.error("node not removed from the cluster table", metadata: ["error": "\(error)"])
+            logger.error("node not removed from the cluster table", metadata: ["error": "\(String(reflecting: error))"])
         }
     }
 
@@ -129,29 +142,72 @@ public final class PostgresNodeLink: NodeLink {
         while true {
             try await Task.sleep(for: heartbeat)
             do {
-                if try await refreshNode() {
-                    logger.warning("other nodes took this one for gone; registering its sessions again")
-                    for session in sessions() { await sessionOpened(session) }
-                }
-                let now = ServerClock.wallMilliseconds()
-                try await store.run("DELETE FROM node WHERE seen_at < \(now - expiry)")
-                try await store.run("DELETE FROM relay WHERE created_at < \(now - Self.keepLongRelays)")
-                try await store.run("DELETE FROM nonce WHERE expires_at <= \(now / 1000)")
+                try await refreshNode()
+                try await register(sessions())
+                try await store.run("SELECT pg_notify(\(Self.channel), \(Self.pingPrefix + nodeID))")
+                try await store.run("DELETE FROM node WHERE expires_at < \(unescaped: Self.databaseNow)")
+                try await store.run("DELETE FROM relay WHERE created_at < \(unescaped: Self.databaseNow) - \(Self.keepLongRelays)")
+                try await store.run("DELETE FROM nonce WHERE expires_at <= \(ServerClock.wallMilliseconds() / 1000)")
                 for will in try await claimOrphanedWills() { await orphanedWill(will) }
             } catch {
-                logger.error("cluster heartbeat failed", metadata: ["error": "\(error)"])
+                logger.error("cluster heartbeat failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            if ServerClock.wallMilliseconds() - lastHeard.load(ordering: .relaxed) > expiry {
+                // Half-open: nothing arrives, not even the heartbeats' notifications.
+                logger.error("the listening connection has heard nothing for three heartbeats; reconnecting")
+                listeningConnection.withLock { $0 }?.close().whenComplete { _ in }
+                lastHeard.store(ServerClock.wallMilliseconds(), ordering: .relaxed)
             }
         }
     }
 
-    /// Marks this node seen now; true if its row had gone (removed as expired).
-    private func refreshNode() async throws -> Bool {
-        let rows = try await store.all("""
-            INSERT INTO node (id, seen_at) VALUES (\(nodeID), \(ServerClock.wallMilliseconds()))
-            ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at RETURNING (xmax = 0) AS inserted
+    /// Marks this node alive for three heartbeats more.
+    private func refreshNode() async throws {
+        try await store.run("""
+            INSERT INTO node (id, expires_at) VALUES (\(nodeID), \(unescaped: Self.databaseNow) + \(expiry))
+            ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at
             """)
-        return rows.first?.bool("inserted") ?? false
     }
+
+    /// A session as `client_session` names it.
+    private struct SessionRow: Hashable {
+        var clientID: String
+        var connectionID: Int64
+    }
+
+    /// This node's rows of `client_session` as the previous heartbeat read them.
+    private let rowsAtLastBeat = Mutex<Set<SessionRow>>([])
+
+    /// Brings this node's rows of `client_session` in line with `sessions`, the sessions it
+    /// holds. A row left behind (its delete raced its insert) goes if it was already there
+    /// at the previous heartbeat; a younger row may belong to a session opened since
+    /// `sessions` was taken. Sessions without a row (gone with this node's row while the
+    /// others took it for gone) get one.
+    private func register(_ sessions: [Presence.Session]) async throws {
+        let held = Set(sessions.map { SessionRow(clientID: $0.device.clientID, connectionID: Int64(bitPattern: $0.connection.id)) })
+        let stale = rowsAtLastBeat.withLock { $0 }.subtracting(held)
+        if !stale.isEmpty {
+            try await store.run("""
+                DELETE FROM client_session WHERE node = \(nodeID)
+                    AND (client_id, connection_id) IN (SELECT * FROM unnest(\(stale.map(\.clientID))::text[], \(stale.map(\.connectionID))::bigint[]))
+                """)
+        }
+        try await store.run("""
+            INSERT INTO client_session (node, client_id, connection_id, tag)
+            SELECT \(nodeID), client, connection, NULLIF(tag, '')
+            FROM unnest(\(sessions.map(\.device.clientID))::text[], \(sessions.map { Int64(bitPattern: $0.connection.id) })::bigint[],
+                \(sessions.map { $0.tag ?? "" })::text[]) AS held(client, connection, tag)
+            ON CONFLICT (node, client_id, connection_id) DO NOTHING
+            """)
+        let rows = try await store.all("SELECT client_id, connection_id FROM client_session WHERE node = \(nodeID)")
+        let read = Set(rows.compactMap { row in
+            row.string("client_id").flatMap { client in row.int64("connection_id").map { SessionRow(clientID: client, connectionID: $0) } }
+        })
+        rowsAtLastBeat.withLock { $0 = read }
+    }
+
+    /// What a heartbeat notifies, before the node's id.
+    static let pingPrefix = "!"
 
     // MARK: Signature nonces
 
@@ -174,7 +230,7 @@ public final class PostgresNodeLink: NodeLink {
                 ON CONFLICT (client_id, node) DO UPDATE SET delivery = excluded.delivery
                 """)
         } catch {
-            logger.error("will message not kept for other nodes", metadata: ["client": "\(clientID)", "error": "\(error)"])
+            logger.error("will message not kept for other nodes", metadata: ["client": "\(clientID)", "error": "\(String(reflecting: error))"])
         }
     }
 
@@ -182,7 +238,7 @@ public final class PostgresNodeLink: NodeLink {
         do {
             try await store.run("DELETE FROM will WHERE client_id = \(clientID) AND node = \(nodeID)")
         } catch {
-            logger.error("will message not withdrawn for other nodes", metadata: ["client": "\(clientID)", "error": "\(error)"])
+            logger.error("will message not withdrawn for other nodes", metadata: ["client": "\(clientID)", "error": "\(String(reflecting: error))"])
         }
     }
 
@@ -207,7 +263,7 @@ public final class PostgresNodeLink: NodeLink {
                 counters.published.increment(by: Int64(batch.count))
             } catch {
                 counters.lost.increment(by: Int64(batch.count))
-                logger.error("relays to other nodes lost", metadata: ["count": "\(batch.count)", "error": "\(error)"])
+                logger.error("relays to other nodes lost", metadata: ["count": "\(batch.count)", "error": "\(String(reflecting: error))"])
             }
         }
     }
@@ -237,7 +293,7 @@ public final class PostgresNodeLink: NodeLink {
 
     /// Stores a relay too long to notify; returns what to notify instead: `#` and its id.
     private func keepLong(_ payload: String) async throws -> String {
-        let rows = try await store.all("INSERT INTO relay (body, created_at) VALUES (\(payload), \(ServerClock.wallMilliseconds())) RETURNING id")
+        let rows = try await store.all("INSERT INTO relay (body, created_at) VALUES (\(payload), \(unescaped: Self.databaseNow)) RETURNING id")
         guard let id = rows.first?.int64("id") else { throw RelayNotKept() }
         return "#\(id)"
     }
@@ -249,6 +305,8 @@ public final class PostgresNodeLink: NodeLink {
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(configuration: listening, id: 0, logger: logger)
+                listeningConnection.withLock { $0 = connection }
+                lastHeard.store(ServerClock.wallMilliseconds(), ordering: .relaxed)
                 do {
                     try await connection.listen(on: Self.channel) { notifications in
                         if connectedBefore {
@@ -257,15 +315,18 @@ public final class PostgresNodeLink: NodeLink {
                         }
                         connectedBefore = true
                         for try await notification in notifications {
+                            lastHeard.store(ServerClock.wallMilliseconds(), ordering: .relaxed)
+                            guard !notification.payload.hasPrefix(Self.pingPrefix) else { continue }
                             await handle(notification.payload, receive: receive)
                         }
                     }
                 } catch {
-                    if !Task.isCancelled { logger.error("listening to the other nodes stopped", metadata: ["error": "\(error)"]) }
+                    if !Task.isCancelled { logger.error("listening to the other nodes stopped", metadata: ["error": "\(String(reflecting: error))"]) }
                 }
+                listeningConnection.withLock { $0 = nil }
                 try? await connection.close()
             } catch {
-                logger.error("cannot listen to the other nodes", metadata: ["error": "\(error)"])
+                logger.error("cannot listen to the other nodes", metadata: ["error": "\(String(reflecting: error))"])
             }
             try? await Task.sleep(for: .seconds(1))
         }
@@ -281,7 +342,7 @@ public final class PostgresNodeLink: NodeLink {
                 }
                 body = kept
             } catch {
-                logger.error("relay not read", metadata: ["relay": "\(id)", "error": "\(error)"])
+                logger.error("relay not read", metadata: ["relay": "\(id)", "error": "\(String(reflecting: error))"])
                 return
             }
         }
@@ -322,14 +383,14 @@ public final class PostgresNodeLink: NodeLink {
     public func onlineElsewhere(_ clientIDs: [String]) async -> Set<String> {
         await clientsElsewhere("""
             SELECT DISTINCT s.client_id FROM client_session s JOIN node n ON n.id = s.node
-            WHERE s.client_id = ANY(\(clientIDs)) AND s.node <> \(nodeID) AND n.seen_at >= \(ServerClock.wallMilliseconds() - expiry)
+            WHERE s.client_id = ANY(\(clientIDs)) AND s.node <> \(nodeID) AND n.expires_at >= \(unescaped: Self.databaseNow)
             """)
     }
 
     public func everyoneOnlineElsewhere() async -> Set<String> {
         await clientsElsewhere("""
             SELECT DISTINCT s.client_id FROM client_session s JOIN node n ON n.id = s.node
-            WHERE s.node <> \(nodeID) AND n.seen_at >= \(ServerClock.wallMilliseconds() - expiry)
+            WHERE s.node <> \(nodeID) AND n.expires_at >= \(unescaped: Self.databaseNow)
             """)
     }
 
@@ -339,7 +400,7 @@ public final class PostgresNodeLink: NodeLink {
             return Set(try await store.all(query).compactMap { $0.string("client_id") })
         } catch {
             // Counted offline: pushed to, which is better than missing a message.
-            logger.error("sessions on other nodes unknown", metadata: ["error": "\(error)"])
+            logger.error("sessions on other nodes unknown", metadata: ["error": "\(String(reflecting: error))"])
             return []
         }
     }
@@ -349,12 +410,12 @@ public final class PostgresNodeLink: NodeLink {
             let rows = try await store.all("""
                 SELECT 1 AS held FROM client_session s JOIN node n ON n.id = s.node
                 WHERE s.client_id = \(clientID) AND s.tag = \(tag) AND s.node <> \(nodeID)
-                    AND n.seen_at >= \(ServerClock.wallMilliseconds() - expiry)
+                    AND n.expires_at >= \(unescaped: Self.databaseNow)
                 LIMIT 1
                 """)
             return !rows.isEmpty
         } catch {
-            logger.error("sessions on other nodes unknown", metadata: ["error": "\(error)"])
+            logger.error("sessions on other nodes unknown", metadata: ["error": "\(String(reflecting: error))"])
             return false
         }
     }
@@ -367,7 +428,7 @@ public final class PostgresNodeLink: NodeLink {
                 ON CONFLICT (node, client_id, connection_id) DO UPDATE SET tag = excluded.tag
                 """)
         } catch {
-            logger.error("session not registered for other nodes", metadata: ["client": "\(session.device.clientID)", "error": "\(error)"])
+            logger.error("session not registered for other nodes", metadata: ["client": "\(session.device.clientID)", "error": "\(String(reflecting: error))"])
         }
     }
 
@@ -378,7 +439,7 @@ public final class PostgresNodeLink: NodeLink {
                 WHERE node = \(nodeID) AND client_id = \(session.device.clientID) AND connection_id = \(Int64(bitPattern: session.connection.id))
                 """)
         } catch {
-            logger.error("session not unregistered for other nodes", metadata: ["client": "\(session.device.clientID)", "error": "\(error)"])
+            logger.error("session not unregistered for other nodes", metadata: ["client": "\(session.device.clientID)", "error": "\(String(reflecting: error))"])
         }
     }
 }

@@ -134,7 +134,8 @@ enum PostgresSchema {
             "CREATE INDEX installation_channel_by_object ON installation_channel(object_id)",
         ]),
         ("v2: the nodes of a cluster, their sessions and will messages, signature nonces, and relays too long to notify", [
-            "CREATE TABLE node (id TEXT PRIMARY KEY, seen_at BIGINT NOT NULL)",
+            // `expires_at`: three heartbeats after the last, on the database's clock.
+            "CREATE TABLE node (id TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
             """
             CREATE TABLE client_session (
                 node TEXT NOT NULL REFERENCES node(id) ON DELETE CASCADE,

@@ -147,6 +147,24 @@ struct ClusterTests {
         #expect(sent.msg == "alice's node died" && sent.fromPeerID == "alice")
         #expect(try await !bob.isOnline("alice"))
     }
+
+    /// A client the app kicked leaves no will behind for the other nodes to send.
+    @Test func aKickedClientsWillIsNotSentWhenItsNodeDies() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        var will = GenericCommand.text("should not arrive", cid: cid)
+        will.directMessage.will = true
+        #expect(try await alice.request(will).cmd == .ack)
+        _ = try await Self.rest(nodes.b, "/1.2/rtm/clients/alice/kick", [:])
+        _ = try await alice.next(timeout: .seconds(5), "session/closed") { $0.cmd == .session && $0.op == .closed }
+
+        nodes.a.kill()
+        let expired = Duration.seconds(Int64(Nodes.heartbeatSeconds * 5 + 1))
+        #expect(try await bob.collect(for: expired) { $0.cmd == .direct }.isEmpty)
+    }
 }
 
 extension ClusterTests {
@@ -223,8 +241,13 @@ extension ClusterTests {
         _ = try await Self.rest(nodes.a, "/1.2/rtm/clients/alice/kick", ["reason": "maintenance"])
         let closed = try await alice.next(timeout: .seconds(5), "session/closed") { $0.cmd == .session && $0.op == .closed }
         #expect(closed.sessionMessage.code == 4115 && closed.sessionMessage.reason == "maintenance")
-        let (_, after) = try await Self.rest(nodes.a, "/1.2/rtm/clients/check-online", ["client_ids": ["alice"]])
-        #expect(after["results"] as? [String] == [])
+        // Node b ends the session a moment after it told the client.
+        var stillOnline: [String]? = ["alice"]
+        for _ in 0..<100 where stillOnline != [] {
+            try await Task.sleep(for: .milliseconds(20))
+            stillOnline = try await Self.rest(nodes.a, "/1.2/rtm/clients/check-online", ["client_ids": ["alice"]]).1["results"] as? [String]
+        }
+        #expect(stillOnline == [])
     }
 
     /// A login signature is good once on all nodes: replayed on the other node, it is refused.
@@ -242,6 +265,47 @@ extension ClusterTests {
         #expect(replayed.op == .closed && replayed.sessionMessage.code == 4102)
     }
 
+    /// A session row that outlived its session (its delete raced its insert) goes with the
+    /// heartbeats after: the client stops counting as online.
+    @Test func aSessionRowLeftBehindIsClearedByTheHeartbeats() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let metrics = try await nodes.a.metrics()
+        let named = try #require(metrics.split(separator: "\n").first { $0.hasPrefix("switchboard_cluster_node{") })
+        let nodeA = try #require(named.split(separator: "\"").dropFirst().first)
+        try await TestDatabase.run(
+            "INSERT INTO client_session (node, client_id, connection_id) VALUES ('\(nodeA)', 'ghost', 999999)", onDatabaseOf: nodes.a.dataDirectory
+        )
+        let online = { try await Self.rest(nodes.b, "/1.2/rtm/clients/check-online", ["client_ids": ["ghost"]]).1["results"] as? [String] }
+        #expect(try await online() == ["ghost"])
+        var stillOnline = try await online()
+        for _ in 0..<(Nodes.heartbeatSeconds * 50) where stillOnline != [] {
+            try await Task.sleep(for: .milliseconds(100))
+            stillOnline = try await online()
+        }
+        #expect(stillOnline == [])
+    }
+
+    /// The database drops the connections the nodes listen on: they connect again, and
+    /// messages cross again.
+    @Test func nodesListenAgainAfterTheDatabaseDropsTheirConnections() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        try await TestDatabase.run(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+            onDatabaseOf: nodes.a.dataDirectory
+        )
+        var arrived: [GenericCommand] = []
+        for attempt in 0..<20 where arrived.isEmpty {
+            try await alice.sendText("after the break \(attempt)", cid: cid)
+            arrived = try await bob.collect(for: .milliseconds(500)) { $0.cmd == .direct }
+        }
+        #expect(!arrived.isEmpty)
+    }
+
     /// A POST with the master key of the app the server processes serve (the default one).
     static func rest(_ node: ServerProcess, _ path: String, _ body: [String: Any]) async throws -> (Int, [String: Any]) {
         let config = ServerConfig()
@@ -253,5 +317,30 @@ extension ClusterTests {
         request.httpBody = try JSONSerialization.data(withJSONObject: body)
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+    }
+}
+
+extension ClusterTests {
+    /// Receipts, edits and recalls cross nodes: the sender on one hears that the receiver on
+    /// the other got and read its message, and the receiver sees the sender's edit.
+    @Test func receiptsAndEditsReachTheOtherNode() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.request(.text("tell me", cid: cid, receipt: true)).ackMessage
+        _ = try await bob.nextMessage()
+        bob.send(.ack(cid: cid, from: sent.t, to: sent.t))
+        let delivered = try await alice.next(timeout: .seconds(5), "delivery receipt") { $0.cmd == .rcp }.rcpMessage
+        #expect(delivered.id == sent.uid && delivered.from == "bob" && !delivered.read)
+        bob.send(.read(cid: cid, upTo: sent.t))
+        let read = try await alice.next(timeout: .seconds(5), "read receipt") { $0.cmd == .rcp }.rcpMessage
+        #expect(read.read && read.from == "bob" && read.t == sent.t)
+
+        let edited = try await alice.request(.patch(cid: cid, mid: sent.uid, timestamp: sent.t, text: "told you"))
+        #expect(edited.cmd == .patch && edited.op == .modified)
+        let patch = try await bob.next(timeout: .seconds(5), "patch/modified") { $0.cmd == .patch && $0.op == .modified }
+        #expect(patch.patchMessage.patches.first?.data == "told you" && patch.peerID == "bob")
     }
 }

@@ -124,6 +124,8 @@ struct SessionCommands: Sendable {
     /// Tells a session that lost its tag to a newer login why it ended (4111).
     private func endDisplaced(_ displaced: Presence.Session) async {
         let clientID = displaced.device.clientID
+        // Replaced, not lost: its will is not sent (see `MessagingCore.kickHere`).
+        if wills.take(for: clientID, droppedConnection: displaced.connection.id) != nil { await context.link.dropWill(of: clientID) }
         var closed = Replies.notification(.session, op: .closed, to: clientID)
         closed.sessionMessage.code = ErrorCode.sessionConflict.rawValue
         closed.sessionMessage.reason = ErrorCode.sessionConflict.reason

@@ -68,6 +68,14 @@ enum TestDatabase {
         }
     }
 
+    /// Runs `sql` on the PostgreSQL database of the server with `dataDirectory`.
+    static func run(_ sql: String, onDatabaseOf dataDirectory: String) async throws {
+        guard let url = try await url(for: dataDirectory) else { return }
+        try await withClient(url) { client in
+            try await client.query(PostgresQuery(unsafeSQL: sql))
+        }
+    }
+
     /// A store on the database a server with `dataDirectory` would use, to set data up before it starts.
     static func withStore<Result: Sendable>(dataDirectory: String, _ body: (any MessageStore) async throws -> Result) async throws -> Result {
         guard let url = try await url(for: dataDirectory) else {
