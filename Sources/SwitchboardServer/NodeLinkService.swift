@@ -26,6 +26,7 @@ struct NodeLinkService: Service {
             // Cancelled by the shutdown: the way it always ends.
             guard Task.isShuttingDownGracefully else { throw error }
         }
+        await link.sendWaiting()
         await link.leave()
     }
 }

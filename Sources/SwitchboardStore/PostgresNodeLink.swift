@@ -254,17 +254,24 @@ public final class PostgresNodeLink: NodeLink {
 
     private func sendPublished() async {
         for await _ in outgoingSignal {
-            let batch = outgoing.withLock { batch in
-                defer { batch = [] }
-                return batch
-            }
-            do {
-                try await notify(batch)
-                counters.published.increment(by: Int64(batch.count))
-            } catch {
-                counters.lost.increment(by: Int64(batch.count))
-                logger.error("relays to other nodes lost", metadata: ["count": "\(batch.count)", "error": "\(String(reflecting: error))"])
-            }
+            await sendWaiting()
+        }
+    }
+
+    /// Sends what was published and has not gone out yet: while running, and once more when
+    /// `run` has ended (at shutdown, what the last closing connections caused).
+    public func sendWaiting() async {
+        let batch = outgoing.withLock { batch in
+            defer { batch = [] }
+            return batch
+        }
+        guard !batch.isEmpty else { return }
+        do {
+            try await notify(batch)
+            counters.published.increment(by: Int64(batch.count))
+        } catch {
+            counters.lost.increment(by: Int64(batch.count))
+            logger.error("relays to other nodes lost", metadata: ["count": "\(batch.count)", "error": "\(String(reflecting: error))"])
         }
     }
 

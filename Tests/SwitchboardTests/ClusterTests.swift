@@ -148,6 +148,21 @@ struct ClusterTests {
         #expect(try await !bob.isOnline("alice"))
     }
 
+    /// A node shut down with SIGTERM closes its clients' connections; their wills reach the
+    /// other node before it goes.
+    @Test func aNodeShutDownGracefullyRelaysItsClientsWills() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        var will = GenericCommand.text("alice's node stopped", cid: cid)
+        will.directMessage.will = true
+        #expect(try await alice.request(will).cmd == .ack)
+        _ = try await nodes.a.terminate()
+        #expect(try await bob.nextMessage().msg == "alice's node stopped")
+    }
+
     /// A client the app kicked leaves no will behind for the other nodes to send.
     @Test func aKickedClientsWillIsNotSentWhenItsNodeDies() async throws {
         let nodes = try await Nodes.start()
