@@ -185,7 +185,9 @@ public struct SwitchboardApplication: Sendable {
         return ServiceGroup(
             configuration: .init(
                 services: storeService + linkService + queues + [
-                    .init(service: app),
+                    .init(service: ServiceStartingLater(service: app) { [nodeLink] in
+                        await nodeLink?.waitUntilListening(limit: .seconds(10))
+                    }),
                     // Without a hooks folder there is nothing to watch: its end must not end the server.
                     .init(service: scriptService, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
                     .init(service: KeywordListService(filter: keywordFilter, logger: logger), successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),

@@ -40,6 +40,9 @@ public final class PostgresNodeLink: NodeLink {
     /// notifies at each heartbeat, so silence means the connection is dead.
     private let lastHeard = Atomic<Int64>(ServerClock.wallMilliseconds())
     private let listeningConnection = Mutex<PostgresConnection?>(nil)
+    /// Ends once the node first listens (see `waitUntilListening`).
+    private let firstListen: AsyncStream<Void>
+    private let startedListening: AsyncStream<Void>.Continuation
     /// PostgreSQL refuses a notification payload of 8000 bytes or more.
     static let maxNotifyBytes = 7_900
     /// A relay too long to notify is kept this long (milliseconds) for the nodes to read.
@@ -72,6 +75,7 @@ public final class PostgresNodeLink: NodeLink {
         lockHolders = PostgresClient(configuration: locking, backgroundLogger: logger)
         self.logger = logger
         (outgoingSignal, signalOutgoing) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (firstListen, startedListening) = AsyncStream.makeStream(of: Void.self)
         // Before any session or will of this node is registered: the others would take
         // those of a node without a row for a dead node's.
         try await refreshNode()
@@ -125,6 +129,17 @@ public final class PostgresNodeLink: NodeLink {
         }
     }
 
+    /// Returns once this node listens to the others, or after `limit`: a node serving
+    /// before would miss what is relayed to its first clients. One caller only.
+    public func waitUntilListening(limit: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in self.firstListen {} }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// Takes this node, its sessions and its wills out of the tables (at shutdown: the wills
     /// were sent as the connections closed, or the clients were kicked).
     public func leave() async {
@@ -139,8 +154,12 @@ public final class PostgresNodeLink: NodeLink {
     }
 
     private func beat(sessions: @Sendable () -> [Presence.Session], orphanedWill: @Sendable (RelayedDelivery) async -> Void) async throws {
+        var next = ContinuousClock.now
         while true {
-            try await Task.sleep(for: heartbeat)
+            // On the beat, however long the last one's work took: a busy database must not
+            // stretch the gaps until the others take this node for gone.
+            next = max(next + heartbeat, ContinuousClock.now)
+            try await Task.sleep(until: next, clock: .continuous)
             do {
                 try await refreshNode()
                 try await register(sessions())
@@ -316,6 +335,7 @@ public final class PostgresNodeLink: NodeLink {
                 lastHeard.store(ServerClock.wallMilliseconds(), ordering: .relaxed)
                 do {
                     try await connection.listen(on: Self.channel) { notifications in
+                        startedListening.finish()
                         if connectedBefore {
                             logger.notice("listening to the other nodes again")
                             await reconnected()

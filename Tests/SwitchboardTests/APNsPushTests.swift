@@ -305,6 +305,7 @@ import Testing
         #expect(first.filter { $0.path.hasSuffix(Self.bobsTablet) }.count == 2)
 
         // The phone's token is gone: the next push goes to the tablet only.
+        _ = try await setup.server.metric(#"switchboard_push_apns_total{outcome="removed_token"}"#, reaches: 1)
         _ = try await alice.sendText("two", cid: cid)
         let all = try await setup.apple.waitForRequests(4)
         try await Task.sleep(for: .milliseconds(200))

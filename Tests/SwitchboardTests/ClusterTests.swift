@@ -16,8 +16,10 @@ struct ClusterTests {
         let a: ServerProcess
         let b: ServerProcess
 
-        /// A node silent for three heartbeats is gone.
-        static let heartbeatSeconds = 1
+        /// A node silent for three heartbeats is gone. Two seconds: under a loaded test run,
+        /// one beat in a second was sometimes late enough for the other node to take it for
+        /// gone.
+        static let heartbeatSeconds = 2
 
         static func start(extraConfig: String = "") async throws -> Nodes {
             let folderA = TestServer.temporaryDirectory()
@@ -89,7 +91,9 @@ struct ClusterTests {
         let nodes = try await Nodes.start()
         defer { nodes.stop() }
         let first = try await TestClient.login("alice", port: nodes.a.port, tag: "mobile")
-        _ = try await TestClient.login("alice", port: nodes.b.port, tag: "mobile")
+        let second = try await TestClient.login("alice", port: nodes.b.port, tag: "mobile")
+        // Logged in to the end: its session holds the tag.
+        defer { second.close() }
         let closed = try await first.next(timeout: .seconds(5), "session/closed") { $0.cmd == .session && $0.op == .closed }
         #expect(closed.sessionMessage.code == 4111)
 
@@ -134,12 +138,9 @@ struct ClusterTests {
     @Test func aKilledNodesWillMessagesAreSentByTheOther() async throws {
         let nodes = try await Nodes.start()
         defer { nodes.stop() }
-        let alice = try await TestClient.login("alice", port: nodes.a.port)
-        let bob = try await TestClient.login("bob", port: nodes.b.port)
-        let cid = try await alice.startConversation(members: ["bob"])
-        var will = GenericCommand.text("alice's node died", cid: cid)
-        will.directMessage.will = true
-        #expect(try await alice.request(will).cmd == .ack)
+        let (alice, bob) = try await Self.aliceWithAWill("alice's node died", on: nodes)
+        // Her connection must not close before her node goes.
+        defer { alice.close() }
         #expect(try await bob.isOnline("alice"))
 
         nodes.a.kill()
@@ -153,12 +154,9 @@ struct ClusterTests {
     @Test func aNodeShutDownGracefullyRelaysItsClientsWills() async throws {
         let nodes = try await Nodes.start()
         defer { nodes.stop() }
-        let alice = try await TestClient.login("alice", port: nodes.a.port)
-        let bob = try await TestClient.login("bob", port: nodes.b.port)
-        let cid = try await alice.startConversation(members: ["bob"])
-        var will = GenericCommand.text("alice's node stopped", cid: cid)
-        will.directMessage.will = true
-        #expect(try await alice.request(will).cmd == .ack)
+        let (alice, bob) = try await Self.aliceWithAWill("alice's node stopped", on: nodes)
+        // Her connection must not close before her node goes.
+        defer { alice.close() }
         _ = try await nodes.a.terminate()
         #expect(try await bob.nextMessage().msg == "alice's node stopped")
     }
@@ -167,12 +165,7 @@ struct ClusterTests {
     @Test func aKickedClientsWillIsNotSentWhenItsNodeDies() async throws {
         let nodes = try await Nodes.start()
         defer { nodes.stop() }
-        let alice = try await TestClient.login("alice", port: nodes.a.port)
-        let bob = try await TestClient.login("bob", port: nodes.b.port)
-        let cid = try await alice.startConversation(members: ["bob"])
-        var will = GenericCommand.text("should not arrive", cid: cid)
-        will.directMessage.will = true
-        #expect(try await alice.request(will).cmd == .ack)
+        let (alice, bob) = try await Self.aliceWithAWill("should not arrive", on: nodes)
         _ = try await Self.rest(nodes.b, "/1.2/rtm/clients/alice/kick", [:])
         _ = try await alice.next(timeout: .seconds(5), "session/closed") { $0.cmd == .session && $0.op == .closed }
 
@@ -309,8 +302,9 @@ extension ClusterTests {
         let alice = try await TestClient.login("alice", port: nodes.a.port)
         let bob = try await TestClient.login("bob", port: nodes.b.port)
         let cid = try await alice.startConversation(members: ["bob"])
+        // Only this test's database: tests running beside it have listeners too.
         try await TestDatabase.run(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database() AND pid <> pg_backend_pid()",
             onDatabaseOf: nodes.a.dataDirectory
         )
         var arrived: [GenericCommand] = []
@@ -319,6 +313,17 @@ extension ClusterTests {
             arrived = try await bob.collect(for: .milliseconds(500)) { $0.cmd == .direct }
         }
         #expect(!arrived.isEmpty)
+    }
+
+    /// alice on node a, with a will message for her conversation with bob, on node b.
+    static func aliceWithAWill(_ text: String, on nodes: Nodes) async throws -> (TestClient, TestClient) {
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let bob = try await TestClient.login("bob", port: nodes.b.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        var will = GenericCommand.text(text, cid: cid)
+        will.directMessage.will = true
+        #expect(try await alice.request(will).cmd == .ack)
+        return (alice, bob)
     }
 
     /// A POST with the master key of the app the server processes serve (the default one).

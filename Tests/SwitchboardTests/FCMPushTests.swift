@@ -171,6 +171,8 @@ import Testing
         // The 401 cost the access token: the retry fetched another.
         #expect(first.last { tokens([$0]) == ["stale"] }?.headers["authorization"] == "Bearer token-2")
 
+        // The two dead tokens are gone before the next push looks devices up.
+        _ = try await setup.server.metric(#"switchboard_push_fcm_total{outcome="removed_token"}"#, reaches: 2)
         _ = try await alice.sendText("two", cid: cid)
         let all = try await sends(setup.google, count: 8)
         try await Task.sleep(for: .milliseconds(200))

@@ -60,11 +60,12 @@ struct DevicePushDelivery: Sendable {
                 count(.sent)
                 return
             case .deadToken(let reason):
-                count(.removedToken)
                 logger.info("\(service) device token removed", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
                 do { try await store.removeDevice(token: token) } catch {
                     logger.error("removing a dead device token failed", metadata: ["error": "\(error)"])
                 }
+                // Once it is gone: a push after this count finds no such device.
+                count(.removedToken)
                 return
             case .refused(let reason):
                 count(.rejected)
