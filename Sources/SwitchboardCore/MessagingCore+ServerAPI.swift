@@ -135,7 +135,7 @@ extension MessagingCore {
             guard let closed = presence.close(clientID: clientID, connectionID: session.connection.id) else { continue }
             // Ended by the app, not lost: its will is not sent, by any node (withdrawn before
             // the client hears, which may be the last this node does).
-            if wills.take(for: clientID, droppedConnection: closed.connection.id) != nil { await context.link.dropWill(of: clientID) }
+            await wills.withdraw(for: clientID, setOn: closed.connection.id)
             var notice = Replies.notification(.session, op: .closed, to: clientID)
             notice.sessionMessage.code = ErrorCode.kickedByApp.rawValue
             notice.sessionMessage.reason = reason ?? ErrorCode.kickedByApp.reason

@@ -18,7 +18,7 @@ public final class MessagingCore: Sendable {
     private let receipts: ReceiptCommands
     let delivery: Delivery
     let clientHooks: ClientHooks
-    let wills = WillMessages()
+    let wills: WillMessages
     private let noticesAwaitingRelease = NoticesAwaitingRelease()
 
     /// - Parameters:
@@ -31,6 +31,7 @@ public final class MessagingCore: Sendable {
         link: any NodeLink = SingleNode(), logger: Logger
     ) {
         let context = CoreContext(settings: settings, store: store, presence: presence, link: link, clock: ServerClock(), logger: logger)
+        wills = WillMessages(link: link)
         let shed = hooks.metrics.makeCounter(
             subsystem: "room", name: "messages_shed", help: "Chat-room messages dropped for a member who fell behind, lowest priority first."
         )
@@ -100,7 +101,7 @@ public final class MessagingCore: Sendable {
                 var message = will.message
                 message.timestamp = context.clock.next()
                 delivery.deliver(message, to: will.recipients, conversation: will.conversation, except: nil, transient: false)
-                await context.link.dropWill(of: clientID)
+                await wills.delivered(for: clientID)
                 context.logger.info("will message delivered", metadata: ["client": "\(clientID)", "conversation": "\(message.conversationID)"])
             }
         }

@@ -60,9 +60,7 @@ struct MessageCommands: Sendable {
         )
         var message = decided.message
         if direct.will {
-            wills.set(.init(message: message, conversation: conversation, recipients: decided.recipients, connectionID: connection.id), for: clientID)
-            let command = SharedCommand(Delivery.directCommand(for: message, conversation: conversation, offline: false, transient: false))
-            await context.link.keepWill(Delivery.relayed(message, command, to: decided.recipients, conversation: conversation), of: clientID)
+            await wills.set(.init(message: message, conversation: conversation, recipients: decided.recipients, connectionID: connection.id), for: clientID)
             return Replies.ack(message, replyingTo: request)
         }
         if !direct.transient {

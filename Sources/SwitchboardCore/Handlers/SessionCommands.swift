@@ -125,7 +125,7 @@ struct SessionCommands: Sendable {
     private func endDisplaced(_ displaced: Presence.Session) async {
         let clientID = displaced.device.clientID
         // Replaced, not lost: its will is not sent (see `MessagingCore.kickHere`).
-        if wills.take(for: clientID, droppedConnection: displaced.connection.id) != nil { await context.link.dropWill(of: clientID) }
+        await wills.withdraw(for: clientID, setOn: displaced.connection.id)
         var closed = Replies.notification(.session, op: .closed, to: clientID)
         closed.sessionMessage.code = ErrorCode.sessionConflict.rawValue
         closed.sessionMessage.reason = ErrorCode.sessionConflict.reason
@@ -166,7 +166,7 @@ struct SessionCommands: Sendable {
     }
 
     func close(_ request: GenericCommand, clientID: String, on connection: Connection) async -> GenericCommand {
-        if wills.discard(for: clientID) { await context.link.dropWill(of: clientID) }
+        await wills.withdraw(for: clientID)
         if let session = context.presence.close(clientID: clientID, connectionID: connection.id) {
             await context.link.sessionClosed(session)
             await hooks.offline(clientID, session: session, closeCode: .loggedOut, message: "logged out")
