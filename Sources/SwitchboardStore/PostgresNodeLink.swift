@@ -192,6 +192,15 @@ public final class PostgresNodeLink: NodeLink {
     private struct SessionRow: Hashable {
         var clientID: String
         var connectionID: Int64
+
+        init(clientID: String, connectionID: Int64) {
+            self.clientID = clientID
+            self.connectionID = connectionID
+        }
+
+        init(_ session: Presence.Session) {
+            self.init(clientID: session.device.clientID, connectionID: Int64(bitPattern: session.connection.id))
+        }
     }
 
     /// This node's rows of `client_session` as the previous heartbeat read them.
@@ -203,8 +212,8 @@ public final class PostgresNodeLink: NodeLink {
     /// `sessions` was taken. Sessions without a row (gone with this node's row while the
     /// others took it for gone) get one.
     private func register(_ sessions: [Presence.Session]) async throws {
-        let held = Set(sessions.map { SessionRow(clientID: $0.device.clientID, connectionID: Int64(bitPattern: $0.connection.id)) })
-        let stale = rowsAtLastBeat.withLock { $0 }.subtracting(held)
+        let rows = sessions.map(SessionRow.init)
+        let stale = rowsAtLastBeat.withLock { $0 }.subtracting(rows)
         if !stale.isEmpty {
             try await store.run("""
                 DELETE FROM client_session WHERE node = \(nodeID)
@@ -214,12 +223,12 @@ public final class PostgresNodeLink: NodeLink {
         try await store.run("""
             INSERT INTO client_session (node, client_id, connection_id, tag)
             SELECT \(nodeID), client, connection, NULLIF(tag, '')
-            FROM unnest(\(sessions.map(\.device.clientID))::text[], \(sessions.map { Int64(bitPattern: $0.connection.id) })::bigint[],
-                \(sessions.map { $0.tag ?? "" })::text[]) AS held(client, connection, tag)
+            FROM unnest(\(rows.map(\.clientID))::text[], \(rows.map(\.connectionID))::bigint[], \(sessions.map { $0.tag ?? "" })::text[])
+                AS held(client, connection, tag)
             ON CONFLICT (node, client_id, connection_id) DO NOTHING
             """)
-        let rows = try await store.all("SELECT client_id, connection_id FROM client_session WHERE node = \(nodeID)")
-        let read = Set(rows.compactMap { row in
+        let registered = try await store.all("SELECT client_id, connection_id FROM client_session WHERE node = \(nodeID)")
+        let read = Set(registered.compactMap { row in
             row.string("client_id").flatMap { client in row.int64("connection_id").map { SessionRow(clientID: client, connectionID: $0) } }
         })
         rowsAtLastBeat.withLock { $0 = read }
@@ -242,22 +251,18 @@ public final class PostgresNodeLink: NodeLink {
     // MARK: Will messages
 
     public func keepWill(_ will: RelayedDelivery, of clientID: String) async {
-        do {
+        await attempt("will message not kept for other nodes", client: clientID) {
             let delivery = String(decoding: try JSONEncoder().encode(will), as: UTF8.self)
             try await store.run("""
                 INSERT INTO will (client_id, node, delivery) VALUES (\(clientID), \(nodeID), \(delivery))
                 ON CONFLICT (client_id, node) DO UPDATE SET delivery = excluded.delivery
                 """)
-        } catch {
-            logger.error("will message not kept for other nodes", metadata: ["client": "\(clientID)", "error": "\(String(reflecting: error))"])
         }
     }
 
     public func dropWill(of clientID: String) async {
-        do {
+        await attempt("will message not withdrawn for other nodes", client: clientID) {
             try await store.run("DELETE FROM will WHERE client_id = \(clientID) AND node = \(nodeID)")
-        } catch {
-            logger.error("will message not withdrawn for other nodes", metadata: ["client": "\(clientID)", "error": "\(String(reflecting: error))"])
         }
     }
 
@@ -390,35 +395,35 @@ public final class PostgresNodeLink: NodeLink {
     static let conversationLocks: Int32 = 7_306_459
 
     public func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value {
-        try await lockHolders.withConnection { connection in
+        let unlock: PostgresQuery = "SELECT pg_advisory_unlock(\(Self.conversationLocks), hashtext(\(id)))"
+        return try await lockHolders.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(\(Self.conversationLocks), hashtext(\(id)))", logger: logger)
             let value: Value
             do {
                 value = try await change()
             } catch {
                 // Should this fail too, the connection is broken, and its locks went with it.
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.conversationLocks), hashtext(\(id)))", logger: logger)
+                _ = try? await connection.query(unlock, logger: logger)
                 throw error
             }
-            try await connection.query("SELECT pg_advisory_unlock(\(Self.conversationLocks), hashtext(\(id)))", logger: logger)
+            try await connection.query(unlock, logger: logger)
             return value
         }
     }
 
     // MARK: Presence
 
+    /// The sessions (`s`) of the nodes alive, to select from.
+    static let liveSessions = "client_session s JOIN node n ON n.id = s.node AND n.expires_at >= \(databaseNow)"
+
     public func onlineElsewhere(_ clientIDs: [String]) async -> Set<String> {
-        await clientsElsewhere("""
-            SELECT DISTINCT s.client_id FROM client_session s JOIN node n ON n.id = s.node
-            WHERE s.client_id = ANY(\(clientIDs)) AND s.node <> \(nodeID) AND n.expires_at >= \(unescaped: Self.databaseNow)
-            """)
+        await clientsElsewhere(
+            "SELECT DISTINCT s.client_id FROM \(unescaped: Self.liveSessions) WHERE s.client_id = ANY(\(clientIDs)) AND s.node <> \(nodeID)"
+        )
     }
 
     public func everyoneOnlineElsewhere() async -> Set<String> {
-        await clientsElsewhere("""
-            SELECT DISTINCT s.client_id FROM client_session s JOIN node n ON n.id = s.node
-            WHERE s.node <> \(nodeID) AND n.expires_at >= \(unescaped: Self.databaseNow)
-            """)
+        await clientsElsewhere("SELECT DISTINCT s.client_id FROM \(unescaped: Self.liveSessions) WHERE s.node <> \(nodeID)")
     }
 
     /// The `client_id`s `query` answers; none if the database cannot be asked.
@@ -435,10 +440,8 @@ public final class PostgresNodeLink: NodeLink {
     public func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool {
         do {
             let rows = try await store.all("""
-                SELECT 1 AS held FROM client_session s JOIN node n ON n.id = s.node
-                WHERE s.client_id = \(clientID) AND s.tag = \(tag) AND s.node <> \(nodeID)
-                    AND n.expires_at >= \(unescaped: Self.databaseNow)
-                LIMIT 1
+                SELECT 1 AS held FROM \(unescaped: Self.liveSessions)
+                WHERE s.client_id = \(clientID) AND s.tag = \(tag) AND s.node <> \(nodeID) LIMIT 1
                 """)
             return !rows.isEmpty
         } catch {
@@ -448,25 +451,32 @@ public final class PostgresNodeLink: NodeLink {
     }
 
     public func sessionOpened(_ session: Presence.Session) async {
-        do {
+        let row = SessionRow(session)
+        await attempt("session not registered for other nodes", client: row.clientID) {
             try await store.run("""
-                INSERT INTO client_session (node, client_id, connection_id, tag)
-                VALUES (\(nodeID), \(session.device.clientID), \(Int64(bitPattern: session.connection.id)), \(session.tag))
+                INSERT INTO client_session (node, client_id, connection_id, tag) VALUES (\(nodeID), \(row.clientID), \(row.connectionID), \(session.tag))
                 ON CONFLICT (node, client_id, connection_id) DO UPDATE SET tag = excluded.tag
                 """)
-        } catch {
-            logger.error("session not registered for other nodes", metadata: ["client": "\(session.device.clientID)", "error": "\(String(reflecting: error))"])
         }
     }
 
     public func sessionClosed(_ session: Presence.Session) async {
+        let row = SessionRow(session)
+        await attempt("session not unregistered for other nodes", client: row.clientID) {
+            try await store.run(
+                "DELETE FROM client_session WHERE node = \(nodeID) AND client_id = \(row.clientID) AND connection_id = \(row.connectionID)"
+            )
+        }
+    }
+
+    /// Runs `work`, logging `failure` if it fails: the others see this node's sessions and
+    /// wills a moment late (the next heartbeat's reconciliation, the next will), and the
+    /// client's own request goes on.
+    private func attempt(_ failure: String, client clientID: String, _ work: () async throws -> Void) async {
         do {
-            try await store.run("""
-                DELETE FROM client_session
-                WHERE node = \(nodeID) AND client_id = \(session.device.clientID) AND connection_id = \(Int64(bitPattern: session.connection.id))
-                """)
+            try await work()
         } catch {
-            logger.error("session not unregistered for other nodes", metadata: ["client": "\(session.device.clientID)", "error": "\(String(reflecting: error))"])
+            logger.error("\(failure)", metadata: ["client": "\(clientID)", "error": "\(String(reflecting: error))"])
         }
     }
 }
