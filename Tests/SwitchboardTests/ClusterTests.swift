@@ -40,10 +40,7 @@ struct ClusterTests {
     @Test func clientsOnTwoNodesChat() async throws {
         let nodes = try await Nodes.start()
         defer { nodes.stop() }
-        let alice = try await TestClient.login("alice", port: nodes.a.port)
-        let bob = try await TestClient.login("bob", port: nodes.b.port)
-
-        let cid = try await alice.startConversation(members: ["bob"])
+        let (alice, bob, cid) = try await Self.aliceAndBob(on: nodes)
         let joined = try await bob.next(timeout: .seconds(5), "bob's conv/joined") { $0.cmd == .conv && $0.op == .joined }
         #expect(joined.peerID == "bob" && joined.convMessage.cid == cid)
 
@@ -180,9 +177,7 @@ extension ClusterTests {
     @Test func pushIsForMembersOfflineOnEveryNode() async throws {
         let nodes = try await Nodes.start()
         defer { nodes.stop() }
-        let alice = try await TestClient.login("alice", port: nodes.a.port)
-        let bob = try await TestClient.login("bob", port: nodes.b.port)
-        let cid = try await alice.startConversation(members: ["bob"])
+        let (alice, bob, cid) = try await Self.aliceAndBob(on: nodes)
         try await alice.sendText("bob is online on b", cid: cid)
         _ = try await bob.nextMessage()
         bob.close()
@@ -226,9 +221,7 @@ extension ClusterTests {
     @Test func aNoticeTooLongToNotifyReachesTheOtherNode() async throws {
         let nodes = try await Nodes.start()
         defer { nodes.stop() }
-        let alice = try await TestClient.login("alice", port: nodes.a.port)
-        let bob = try await TestClient.login("bob", port: nodes.b.port)
-        let cid = try await alice.startConversation(members: ["bob"])
+        let (alice, bob, cid) = try await Self.aliceAndBob(on: nodes)
         let long = String(repeating: "a long topic ", count: 2_000)
         #expect(try await alice.request(.update(cid: cid, attributes: #"{"attr.topic":"\#(long)"}"#)).op == .updated)
         let notice = try await bob.next(timeout: .seconds(5), "conv/updated") { $0.cmd == .conv && $0.op == .updated }
@@ -299,9 +292,7 @@ extension ClusterTests {
     @Test func nodesListenAgainAfterTheDatabaseDropsTheirConnections() async throws {
         let nodes = try await Nodes.start()
         defer { nodes.stop() }
-        let alice = try await TestClient.login("alice", port: nodes.a.port)
-        let bob = try await TestClient.login("bob", port: nodes.b.port)
-        let cid = try await alice.startConversation(members: ["bob"])
+        let (alice, bob, cid) = try await Self.aliceAndBob(on: nodes)
         // Only this test's database: tests running beside it have listeners too.
         try await TestDatabase.run(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database() AND pid <> pg_backend_pid()",
@@ -315,11 +306,16 @@ extension ClusterTests {
         #expect(!arrived.isEmpty)
     }
 
-    /// alice on node a, with a will message for her conversation with bob, on node b.
-    static func aliceWithAWill(_ text: String, on nodes: Nodes) async throws -> (TestClient, TestClient) {
+    /// alice on node a and bob on node b, in a conversation alice started.
+    static func aliceAndBob(on nodes: Nodes) async throws -> (alice: TestClient, bob: TestClient, cid: String) {
         let alice = try await TestClient.login("alice", port: nodes.a.port)
         let bob = try await TestClient.login("bob", port: nodes.b.port)
-        let cid = try await alice.startConversation(members: ["bob"])
+        return (alice, bob, try await alice.startConversation(members: ["bob"]))
+    }
+
+    /// alice on node a, with a will message for her conversation with bob, on node b.
+    static func aliceWithAWill(_ text: String, on nodes: Nodes) async throws -> (TestClient, TestClient) {
+        let (alice, bob, cid) = try await Self.aliceAndBob(on: nodes)
         var will = GenericCommand.text(text, cid: cid)
         will.directMessage.will = true
         #expect(try await alice.request(will).cmd == .ack)
@@ -346,9 +342,7 @@ extension ClusterTests {
     @Test func receiptsAndEditsReachTheOtherNode() async throws {
         let nodes = try await Nodes.start()
         defer { nodes.stop() }
-        let alice = try await TestClient.login("alice", port: nodes.a.port)
-        let bob = try await TestClient.login("bob", port: nodes.b.port)
-        let cid = try await alice.startConversation(members: ["bob"])
+        let (alice, bob, cid) = try await Self.aliceAndBob(on: nodes)
         let sent = try await alice.request(.text("tell me", cid: cid, receipt: true)).ackMessage
         _ = try await bob.nextMessage()
         bob.send(.ack(cid: cid, from: sent.t, to: sent.t))
