@@ -213,7 +213,8 @@ final class ScriptWorker: Sendable {
     private func readReplies() {
         while true {
             guard let host = state.withLock({ $0.host }) else { return }
-            while let frame = try? HostFrame.read(from: host.replies), let reply = try? HostReply(decoding: frame) {
+            var input = HostFrameInput(fd: host.replies)
+            while let frame = try? input.next(), let reply = try? HostReply(decoding: frame) {
                 if case .asked(let id, let questions) = reply {
                     answer(questions, forCall: id)
                     continue

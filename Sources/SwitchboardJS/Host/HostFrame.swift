@@ -21,27 +21,60 @@ enum HostFrame {
             sent += written
         }
     }
+}
 
-    /// The next frame's body; nil at end of file.
-    static func read(from fd: Int32) throws(Broken) -> [UInt8]? {
-        guard let header = try readExactly(4, from: fd) else { return nil }
-        let length = header.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
-        guard length <= maxLength else { throw Broken() }
-        guard let body = try readExactly(length, from: fd) else { throw Broken() }
-        return body
+/// The frames arriving on one pipe, read in as large pieces as the pipe holds: a peer that
+/// sends many frames at once costs one `read`, not two a frame.
+struct HostFrameInput {
+    private static let size = 64 << 10
+    private let fd: Int32
+    private var buffer = [UInt8](repeating: 0, count: size)
+    /// Where the next frame starts, and where what was read ends.
+    private var start = 0
+    private var end = 0
+
+    init(fd: Int32) {
+        self.fd = fd
     }
 
-    private static func readExactly(_ count: Int, from fd: Int32) throws(Broken) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var received = 0
-        while received < count {
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + received, count - received) }
-            if got < 0, errno == EINTR { continue }
-            if got == 0, received == 0 { return nil }
-            guard got > 0 else { throw Broken() }
-            received += got
+    /// The next frame's body; nil at end of file.
+    mutating func next() throws(HostFrame.Broken) -> [UInt8]? {
+        guard try fill(to: 4) else { return nil }
+        guard let length = frameLength, length <= HostFrame.maxLength, try fill(to: 4 + length) else { throw HostFrame.Broken() }
+        defer { start += 4 + length }
+        return Array(buffer[start + 4..<start + 4 + length])
+    }
+
+    private var frameLength: Int? {
+        guard end - start >= 4 else { return nil }
+        return buffer[start..<start + 4].withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
+    }
+
+    /// Reads until `count` bytes from `start` are here; false at an end of file with nothing
+    /// left, a broken frame at an end of file within one.
+    private mutating func fill(to count: Int) throws(HostFrame.Broken) -> Bool {
+        if start == end {
+            (start, end) = (0, 0)
+            // A large script's source is read once; its room need not stay.
+            if buffer.count > Self.size { buffer = [UInt8](repeating: 0, count: Self.size) }
         }
-        return bytes
+        while end - start < count {
+            if start + count > buffer.count {
+                buffer.withUnsafeMutableBytes { bytes in
+                    _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, end - start)
+                }
+                (start, end) = (0, end - start)
+                if count > buffer.count { buffer += repeatElement(0, count: count - buffer.count) }
+            }
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + end, $0.count - end) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else {
+                guard got == 0, start == end else { throw HostFrame.Broken() }
+                return false
+            }
+            end += got
+        }
+        return true
     }
 }
 

@@ -51,6 +51,7 @@ public enum ScriptHost {
 /// The host's end of the pipes: requests in order, keeping those that arrive while a call
 /// waits for the server's answers until that call is done.
 private struct HostChannel {
+    private var input = HostFrameInput(fd: 0)
     private var deferred: [HostRequest] = []
 
     /// The next request; nil once the server has closed the pipe.
@@ -70,13 +71,15 @@ private struct HostChannel {
         return nil
     }
 
+    /// Written at once, not gathered with later replies: if a later call gets the host killed,
+    /// the server must have this one's answer, or it would blame this call's script.
     func write(_ reply: HostReply) {
         do { try HostFrame.write(reply.encoded, to: 1) } catch { exit(0) }
     }
 
-    private func read() -> HostRequest? {
+    private mutating func read() -> HostRequest? {
         do {
-            guard let frame = try HostFrame.read(from: 0) else { return nil }
+            guard let frame = try input.next() else { return nil }
             return try HostRequest(decoding: frame)
         } catch {
             exit(2)
