@@ -21,13 +21,25 @@ public final class HookMetrics: Sendable {
 
     /// The metrics of one handler at one point, looked up in the registry once rather than
     /// on every call.
-    private struct Series {
+    struct Series: Sendable {
         var calls: Counter
         var duration: DurationHistogram
         var modifications: Counter
         var drops: Counter
         var failures: Counter
         var timeouts: Counter
+
+        func record(_ outcome: Outcome, duration elapsed: Duration) {
+            calls.increment()
+            duration.record(elapsed)
+            switch outcome {
+            case .passed: break
+            case .modified: modifications.increment()
+            case .stopped: drops.increment()
+            case .failed: failures.increment()
+            case .timedOut: timeouts.increment()
+            }
+        }
     }
 
     private struct SeriesKey: Hashable {
@@ -40,19 +52,6 @@ public final class HookMetrics: Sendable {
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-    }
-
-    func record(handler: String, kind: String, point: HookPoint, outcome: Outcome, duration: Duration) {
-        let metrics = series(SeriesKey(handler: handler, kind: kind, point: point))
-        metrics.calls.increment()
-        metrics.duration.record(duration)
-        switch outcome {
-        case .passed: break
-        case .modified: metrics.modifications.increment()
-        case .stopped: metrics.drops.increment()
-        case .failed: metrics.failures.increment()
-        case .timedOut: metrics.timeouts.increment()
-        }
     }
 
     /// A counter of the server's own, `switchboard_<subsystem>_<name>_total`, in this registry.
@@ -71,8 +70,9 @@ public final class HookMetrics: Sendable {
         MetricNameDescriptor(namespace: "switchboard", subsystem: subsystem, metricName: name, unitName: "total", helpText: help)
     }
 
-    private func series(_ key: SeriesKey) -> Series {
-        series.withLock { known in
+    func series(handler: String, kind: String, point: HookPoint) -> Series {
+        let key = SeriesKey(handler: handler, kind: kind, point: point)
+        return series.withLock { known in
             if let found = known[key] { return found }
             let labels = [("handler", key.handler), ("kind", key.kind), ("point", key.point.rawValue)]
             let made = Series(

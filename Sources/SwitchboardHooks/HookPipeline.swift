@@ -11,7 +11,23 @@ public final class HookPipeline: Sendable {
         public let priority: Int
     }
 
-    private let handlers = Mutex<[Entry]>([])
+    /// A handler of one point's chain as a run needs it: budget, policy and metrics looked
+    /// up when the chain changes, not on every call.
+    private struct Link: Sendable {
+        let handler: any HookHandler
+        let budget: Duration
+        let policy: FailurePolicy
+        let metrics: HookMetrics.Series
+    }
+
+    private struct Registry: Sendable {
+        /// Every handler, in run order.
+        var entries: [Entry] = []
+        /// Each point's chain, rebuilt from `entries` whenever a handler comes or goes.
+        var chains: [HookPoint: [Link]] = [:]
+    }
+
+    private let registry = Mutex(Registry())
     public let settings: HookSettings
     public let metrics: HookMetrics
     private let logger: Logger
@@ -29,7 +45,7 @@ public final class HookPipeline: Sendable {
             return
         }
         let entry = Entry(handler: handler, priority: settings.priority(of: handler))
-        handlers.withLock { entries in
+        change { entries in
             entries.removeAll { $0.handler.name == handler.name }
             entries.append(entry)
             entries.sort { ($0.priority, $1.handler.name) > ($1.priority, $0.handler.name) }
@@ -37,12 +53,27 @@ public final class HookPipeline: Sendable {
     }
 
     public func unregister(name: String) {
-        handlers.withLock { $0.removeAll { $0.handler.name == name } }
+        change { $0.removeAll { $0.handler.name == name } }
+    }
+
+    private func change(_ body: (inout [Entry]) -> Void) {
+        registry.withLock { registry in
+            body(&registry.entries)
+            registry.chains = [:]
+            for point in HookPoint.allCases {
+                let chain = registry.entries.filter { $0.handler.points.contains(point) }.map { entry in
+                    let (budget, policy) = settings.policy(for: entry.handler, at: point)
+                    let series = metrics.series(handler: entry.handler.name, kind: entry.handler.kind, point: point)
+                    return Link(handler: entry.handler, budget: budget, policy: policy, metrics: series)
+                }
+                if !chain.isEmpty { registry.chains[point] = chain }
+            }
+        }
     }
 
     /// The chain of one hook point, in the order it runs.
     public func chain(for point: HookPoint) -> [Entry] {
-        handlers.withLock { $0.filter { $0.handler.points.contains(point) } }
+        registry.withLock { $0.entries.filter { $0.handler.points.contains(point) } }
     }
 
     /// A handler of a chain with what config made of it, for `hooks list`.
@@ -66,39 +97,38 @@ public final class HookPipeline: Sendable {
     }
 
     public func hasHandlers(for point: HookPoint) -> Bool {
-        handlers.withLock { $0.contains { $0.handler.points.contains(point) } }
+        registry.withLock { $0.chains[point] != nil }
     }
 
     /// Runs a blocking hook point's chain and says what it decided.
     public func run<Request: HookRequest>(_ request: Request) async -> HookOutcome<Request> {
         var outcome = HookOutcome(request: request, stop: nil, steps: [])
-        for entry in chain(for: request.point) {
-            let handler = entry.handler
-            let (budget, policy) = settings.policy(for: handler, at: request.point)
+        for link in registry.withLock({ $0.chains[request.point] ?? [] }) {
+            let handler = link.handler
             let current = outcome.request
             let started = ContinuousClock.now
             do {
                 let result = handler.enforcesBudget
                     ? try await handler.handle(current)
-                    : try await Budget.run(budget) { try await handler.handle(current) }
+                    : try await Budget.run(link.budget) { try await handler.handle(current) }
                 let next = current.applying(result)
                 outcome.steps.append(.init(handler: handler.name, result: result))
                 if result.stopsChain {
-                    record(handler, request.point, .stopped, since: started)
+                    link.metrics.record(.stopped, duration: ContinuousClock.now - started)
                     outcome.stop = .init(handler: handler.name, code: result.code, detail: result.detail, failed: false)
                     return outcome
                 }
-                record(handler, request.point, next == current ? .passed : .modified, since: started)
+                link.metrics.record(next == current ? .passed : .modified, duration: ContinuousClock.now - started)
                 outcome.request = next
             } catch {
                 let timedOut = error is HookTimeout
-                record(handler, request.point, timedOut ? .timedOut : .failed, since: started)
+                link.metrics.record(timedOut ? .timedOut : .failed, duration: ContinuousClock.now - started)
                 logger.warning(timedOut ? "hook handler timed out" : "hook handler failed", metadata: [
                     "handler": "\(handler.name)", "version": "\(handler.version)", "kind": "\(handler.kind)",
-                    "point": "\(request.point.rawValue)", "budget": "\(budget)", "policy": "\(policy.rawValue)",
+                    "point": "\(request.point.rawValue)", "budget": "\(link.budget)", "policy": "\(link.policy.rawValue)",
                     "error": "\(error)",
                 ])
-                guard policy == .closed else { continue }
+                guard link.policy == .closed else { continue }
                 let detail = timedOut ? "hook \(handler.name) timed out" : "hook \(handler.name) failed"
                 outcome.steps.append(.init(handler: handler.name, result: .failedClosed(detail: detail)))
                 outcome.stop = .init(handler: handler.name, code: nil, detail: detail, failed: true)
@@ -106,9 +136,5 @@ public final class HookPipeline: Sendable {
             }
         }
         return outcome
-    }
-
-    private func record(_ handler: any HookHandler, _ point: HookPoint, _ outcome: HookMetrics.Outcome, since started: ContinuousClock.Instant) {
-        metrics.record(handler: handler.name, kind: handler.kind, point: point, outcome: outcome, duration: ContinuousClock.now - started)
     }
 }

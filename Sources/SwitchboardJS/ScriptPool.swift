@@ -68,9 +68,8 @@ final class ScriptPool: Sendable {
     func invoke(_ key: ScriptWorker.Key, hook: String, paramsJSON: String) async -> ScriptWorker.Call {
         var chosen: ScriptWorker?
         var chosenLoad = Int.max
-        for worker in workers where !worker.isStalled {
-            let load = worker.load
-            if load < chosenLoad { (chosen, chosenLoad) = (worker, load) }
+        for worker in workers {
+            if let load = worker.loadUnlessStalled, load < chosenLoad { (chosen, chosenLoad) = (worker, load) }
         }
         return await (chosen ?? workers[0]).invoke(key, hook: hook, paramsJSON: paramsJSON)
     }

@@ -88,16 +88,14 @@ final class ScriptWorker: Sendable {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Requests waiting or running here: the pool sends work to the least busy worker.
-    var load: Int { state.withLock { $0.pending.count } }
-
-    /// Whether the host is being replaced, or its running request is past its budget (it may
-    /// be about to be killed); the pool sends work elsewhere meanwhile.
-    var isStalled: Bool {
+    /// Requests waiting or running here, for the pool to send work to the least busy worker;
+    /// nil while the host is being replaced, or while its running request is past its budget
+    /// (it may be about to be killed): the pool sends work elsewhere meanwhile.
+    var loadUnlessStalled: Int? {
         state.withLock { state in
-            guard state.killedFor == nil, state.host != nil else { return true }
-            guard let head = state.pending.first else { return false }
-            return Int64(Self.uptime - state.headSince) > state.budget(of: head)
+            guard state.killedFor == nil, state.host != nil else { return nil }
+            if let head = state.pending.first, Int64(Self.uptime - state.headSince) > state.budget(of: head) { return nil }
+            return state.pending.count
         }
     }
 
