@@ -144,6 +144,23 @@ import Testing
         try await setup.apple.stop()
     }
 
+    /// A phone two accounts logged in from gets one push for a message to both, not two
+    /// (it showed the alert twice; both copies carried the same badge).
+    @Test func aPhoneTwoRecipientsShareGetsOnePush() async throws {
+        let setup = try await start()
+        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        try await register("dave", token: Self.bobsPhone, on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob", "dave"])
+        _ = try await alice.sendText("one", cid: cid)
+        _ = try await setup.apple.waitForRequests(1)
+        _ = try await alice.sendText("two", cid: cid)
+        let requests = try await setup.apple.waitForRequests(2)
+        #expect(try requests.prefix(2).map { try JSONValue(parsing: $0.body)["aps"]?["badge"] } == [.int(1), .int(2)])
+        try await setup.server.stop()
+        try await setup.apple.stop()
+    }
+
     /// One server, two Apple teams: `_apns_team_id` picks the key and the app; a team with
     /// no key here gets nothing.
     @Test func apnsTeamIDChoosesTheKeyAndTheApp() async throws {

@@ -3,20 +3,21 @@ import SwitchboardCore
 /// Sends each offline recipient's devices to the service that reaches them: iOS devices to
 /// APNs and Android devices on FCM to Firebase, when the config sets those providers up; the
 /// other devices, and recipients with no device at all, to `others` (the log or webhook
-/// `provider`).
+/// `provider`). A device two recipients share (one phone, two accounts) gets the push once.
 struct PushRouter: PushGateway {
     let services: [PushDevice.Service: any PushGateway]
     let others: any PushGateway
 
     func push(_ notice: PushNotice) async {
         var routed: [PushDevice.Service: PushNotice] = [:]
+        var routedDevices: Set<PushDevice> = []
         var rest = notice
         rest.recipients = []
         rest.devices = [:]
         for clientID in notice.recipients {
             let devices = notice.devices[clientID] ?? []
             let leftOver = devices.filter { services[$0.service] == nil }
-            for device in devices where services[device.service] != nil {
+            for device in devices where services[device.service] != nil && routedDevices.insert(device).inserted {
                 routed[device.service, default: Self.emptied(notice)].add(device, of: clientID)
             }
             if !leftOver.isEmpty || devices.isEmpty {
