@@ -48,17 +48,6 @@ import Testing
         return Setup(server: server, apple: apple, key: key)
     }
 
-    /// Logs `clientID` in once from a device with `token`, then leaves it offline.
-    private func register(_ clientID: String, token: String, on server: TestServer) async throws {
-        let client = try await server.connect()
-        var open = GenericCommand.open(clientID, appID: server.config.appID)
-        open.sessionMessage.deviceToken = token
-        open.sessionMessage.deviceID = token
-        #expect(try await client.request(open).op == .opened)
-        client.close()
-        try await client.waitUntilClosed()
-    }
-
     /// The JWT's header and claims, after checking its ES256 signature with `key`.
     private func verifiedJWT(_ authorization: String?, key: P256.Signing.PrivateKey) throws -> (header: JSONValue, claims: JSONValue) {
         let token = try #require(authorization?.split(separator: " ").last.map(String.init))
@@ -77,8 +66,8 @@ import Testing
 
     @Test func anOfflineIOSMembersPushReachesAPNsAndTheRestTheLog() async throws {
         let setup = try await start()
-        try await register("bob", token: Self.bobsPhone, on: setup.server)
-        try await register("carol", token: "carols-android-installation", on: setup.server)
+        try await setup.server.registerDevice("bob", token: Self.bobsPhone, deviceID: Self.bobsPhone)
+        try await setup.server.registerDevice("carol", token: "carols-android-installation", deviceID: "carols-android-installation")
         let alice = try await setup.server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "carol"])
         let first = try await alice.sendText("one", cid: cid)
@@ -112,7 +101,7 @@ import Testing
 
     @Test func readingClearsTheBadgeAndProfileDevGoesToTheSandbox() async throws {
         let setup = try await start()
-        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        try await setup.server.registerDevice("bob", token: Self.bobsPhone, deviceID: Self.bobsPhone)
         // The app also saved the phone as an installation, on no channel: its count is the
         // phone's too, and the read clears it as well.
         let (saved, _) = try await setup.server.rest(
@@ -148,8 +137,8 @@ import Testing
     /// (it showed the alert twice; both copies carried the same badge).
     @Test func aPhoneTwoRecipientsShareGetsOnePush() async throws {
         let setup = try await start()
-        try await register("bob", token: Self.bobsPhone, on: setup.server)
-        try await register("dave", token: Self.bobsPhone, on: setup.server)
+        try await setup.server.registerDevice("bob", token: Self.bobsPhone, deviceID: Self.bobsPhone)
+        try await setup.server.registerDevice("dave", token: Self.bobsPhone, deviceID: Self.bobsPhone)
         let alice = try await setup.server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "dave"])
         _ = try await alice.sendText("one", cid: cid)
@@ -166,7 +155,7 @@ import Testing
     @Test func apnsTeamIDChoosesTheKeyAndTheApp() async throws {
         let secondKey = P256.Signing.PrivateKey()
         let setup = try await start(secondTeam: secondKey)
-        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        try await setup.server.registerDevice("bob", token: Self.bobsPhone, deviceID: Self.bobsPhone)
         let alice = try await setup.server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         for team in ["TEAM456", "TEAM999", "TEAM123"] {
@@ -271,7 +260,7 @@ import Testing
         let setup = try await start { _ in
             answers.next() == 1 ? .init(status: 403, body: #"{"reason":"ExpiredProviderToken"}"#) : .init(status: 200)
         }
-        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        try await setup.server.registerDevice("bob", token: Self.bobsPhone, deviceID: Self.bobsPhone)
         let alice = try await setup.server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await alice.sendText("one", cid: cid)
@@ -293,7 +282,7 @@ import Testing
             config.pushProvider = .webhook(url: URL(string: "http://127.0.0.1:\(gateway.port)/push")!, attempts: 1, firstRetry: .seconds(1))
             config.shutdownDrainSeconds = 1
         })
-        try await register("bob", token: Self.bobsPhone, on: setup.server)
+        try await setup.server.registerDevice("bob", token: Self.bobsPhone, deviceID: Self.bobsPhone)
         let alice = try await setup.server.login("alice")
         let withCarol = try await alice.startConversation(members: ["carol"])
         // More than the queue's 16 workers, each held until the webhook's 10 s time-out.
@@ -312,8 +301,8 @@ import Testing
             if request.path.hasSuffix(Self.bobsPhone) { return .init(status: 410, body: #"{"reason":"Unregistered"}"#) }
             return tabletAnswers.next() == 1 ? .init(status: 429, body: #"{"reason":"TooManyRequests"}"#) : .init(status: 200)
         }
-        try await register("bob", token: Self.bobsPhone, on: setup.server)
-        try await register("bob", token: Self.bobsTablet, on: setup.server)
+        try await setup.server.registerDevice("bob", token: Self.bobsPhone, deviceID: Self.bobsPhone)
+        try await setup.server.registerDevice("bob", token: Self.bobsTablet, deviceID: Self.bobsTablet)
         let alice = try await setup.server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await alice.sendText("one", cid: cid)

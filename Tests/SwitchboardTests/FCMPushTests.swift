@@ -68,16 +68,6 @@ import Testing
         #expect(status == 200)
     }
 
-    /// Logs `clientID` in once with `token`, then leaves it offline.
-    private func register(_ clientID: String, token: String, on server: TestServer) async throws {
-        let client = try await server.connect()
-        var open = GenericCommand.open(clientID, appID: server.config.appID)
-        open.sessionMessage.deviceToken = token
-        #expect(try await client.request(open).op == .opened)
-        client.close()
-        try await client.waitUntilClosed()
-    }
-
     private func sends(_ google: LoopbackHTTP2Server, count: Int) async throws -> [LoopbackHTTP2Server.Request] {
         var sends: [LoopbackHTTP2Server.Request] = []
         let deadline = ContinuousClock.now + .seconds(10)
@@ -92,11 +82,11 @@ import Testing
     @Test func iOSGoesToAPNsAndroidToFCMAndTheRestToTheLog() async throws {
         let setup = try await start(apns: true)
         let server = setup.server
-        try await register("bob", token: String(repeating: "ab", count: 32), on: server)
+        try await server.registerDevice("bob", token: String(repeating: "ab", count: 32))
         try await installAndroid("carol", registrationID: "carols-fcm-token", on: server)
         // Carol's SDK also logs in with its installation id: still one push, by FCM token.
-        try await register("carol", token: "carol-installation", on: server)
-        try await register("dave", token: "daves-other-phone", on: server)
+        try await server.registerDevice("carol", token: "carol-installation")
+        try await server.registerDevice("dave", token: "daves-other-phone")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "carol", "dave"])
         let sent = try await alice.sendText("hi", cid: cid)

@@ -10,19 +10,9 @@ import Testing
 /// Push providers over real clients: the JSON-lines log and the webhook.
 @Suite struct PushTests {
     /// Logs bob in once with a device token, then leaves him offline.
-    private func registerBob(_ server: TestServer) async throws {
-        let bob = try await server.connect()
-        var open = GenericCommand.open("bob", appID: server.config.appID)
-        open.sessionMessage.deviceToken = "token-of-bobs-phone"
-        open.sessionMessage.deviceID = "bobs-phone"
-        #expect(try await bob.request(open).op == .opened)
-        bob.close()
-        try await bob.waitUntilClosed()
-    }
-
     @Test func theLogHasALinePerPushWithPayloadPrecedence() async throws {
         let server = try await TestServer.start { $0.pushTemplate = #"{"alert":"${fromClientId} wrote in ${convId}","sent":"${timestamp}"}"# }
-        try await registerBob(server)
+        try await server.registerDevice("bob", token: "token-of-bobs-phone", deviceID: "bobs-phone")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
 
@@ -55,7 +45,7 @@ import Testing
             }
         }
         let server = try await TestServer.start(plugins: [Pusher()])
-        try await registerBob(server)
+        try await server.registerDevice("bob", token: "token-of-bobs-phone", deviceID: "bobs-phone")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         var withData = GenericCommand.text("one", cid: cid)
@@ -72,7 +62,7 @@ import Testing
         let server = try await TestServer.start { config in
             config.pushProvider = .webhook(url: URL(string: "http://127.0.0.1:\(gateway.port)/push")!, attempts: 5, firstRetry: .milliseconds(20))
         }
-        try await registerBob(server)
+        try await server.registerDevice("bob", token: "token-of-bobs-phone", deviceID: "bobs-phone")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let sent = try await alice.sendText("ping", cid: cid)

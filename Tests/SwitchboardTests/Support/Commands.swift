@@ -245,3 +245,22 @@ extension GenericCommand {
         return command
     }
 }
+
+extension TestServer {
+    /// Logs `clientID` in once from a device with `token` (and `deviceID`, if given), then
+    /// leaves it offline, and waits until the server has ended its session: a message sent
+    /// sooner would find it still online and push nothing.
+    func registerDevice(_ clientID: String, token: String, deviceID: String? = nil) async throws {
+        let client = try await connect()
+        var open = GenericCommand.open(clientID, appID: config.appID)
+        open.sessionMessage.deviceToken = token
+        if let deviceID { open.sessionMessage.deviceID = deviceID }
+        let reply = try await client.request(open)
+        guard reply.op == .opened else { throw TestClient.Timeout(description: "\(clientID) could not log in: \(reply)") }
+        client.close()
+        try await client.waitUntilClosed()
+        let watcher = try await login("device-registration-watcher")
+        try await watcher.waitUntilOffline(clientID)
+        watcher.close()
+    }
+}
