@@ -66,10 +66,23 @@ final class TestServer: Sendable {
     }
 
     static func temporaryDirectory() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-test-\(UUID().uuidString)").path
+        let path = testsDirectory + "/\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
+
+    /// Where this test process keeps its folders, removed when it exits; a run that did not
+    /// get to exit (killed, crashed) has its folder removed by the next run.
+    private static let testsDirectory: String = {
+        let temporary = FileManager.default.temporaryDirectory.path
+        let prefix = "switchboard-tests-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: temporary + "/" + name)
+        }
+        atexit { try? FileManager.default.removeItem(atPath: TestServer.testsDirectory) }
+        return temporary + "/" + prefix + String(getpid())
+    }()
 
     func connect(_ subprotocol: Subprotocol = .protobuf3) async throws -> TestClient {
         try await TestClient.connect(port: port, subprotocol: subprotocol)
