@@ -18,7 +18,7 @@ extension PostgresStore {
                 logger
             )
             guard let seq = inserted.first?.int64("seq") else {
-                // Only the client token can collide: message ids are random.
+                // Only the client token can collide: message ids never repeat.
                 let stored = try await connection.all(
                     """
                     SELECT * FROM message WHERE conversation_id = \(message.conversationID) AND sender = \(message.from)

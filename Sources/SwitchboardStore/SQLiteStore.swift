@@ -179,7 +179,7 @@ public final class SQLiteStore: MessageStore {
                 ]
             )
             guard db.changesCount > 0 else {
-                // Only the client token can collide: message ids are random.
+                // Only the client token can collide: message ids never repeat.
                 let stored = try Row.fetchOne(
                     db, cachedSQL: "SELECT * FROM message WHERE conversation_id = ? AND sender = ? AND client_token = ?",
                     arguments: [message.conversationID, message.from, message.clientToken]
