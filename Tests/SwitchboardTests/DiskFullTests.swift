@@ -19,10 +19,12 @@ struct DiskFullTests {
         return path
     }
 
+    /// Lazily: whatever still holds a file there (a server a failed test did not stop, a
+    /// database closing late) would leave the file system busy, and mounted for good.
     private func unmount(_ path: String) {
         let umount = Process()
         umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-        umount.arguments = [path]
+        umount.arguments = ["--lazy", path]
         try? umount.run()
         umount.waitUntilExit()
     }
