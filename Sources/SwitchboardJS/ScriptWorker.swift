@@ -293,8 +293,10 @@ final class ScriptWorker: Sendable {
                 return (host, state.pending.map(\.request), false)
             }
             if let (loss, pending) = lost {
-                Self.answer(pending.waiter, file: pending.key.name + ".js", loss: loss)
+                // Counted before the caller hears: whoever reads the metrics after the call
+                // sees the loss.
                 onLoss(loss, pending.key)
+                Self.answer(pending.waiter, file: pending.key.name + ".js", loss: loss)
             }
             for pending in abandoned {
                 if let (loss, _) = lost, !stopped {
