@@ -14,7 +14,7 @@ public final class HookPipeline: Sendable {
     /// A handler of one point's chain as a run needs it: budget, policy and metrics looked
     /// up when the chain changes, not on every call.
     private struct Link: Sendable {
-        let handler: any HookHandler
+        let entry: Entry
         let budget: Duration
         let policy: FailurePolicy
         let metrics: HookMetrics.Series
@@ -64,7 +64,7 @@ public final class HookPipeline: Sendable {
                 let chain = registry.entries.filter { $0.handler.points.contains(point) }.map { entry in
                     let (budget, policy) = settings.policy(for: entry.handler, at: point)
                     let series = metrics.series(handler: entry.handler.name, kind: entry.handler.kind, point: point)
-                    return Link(handler: entry.handler, budget: budget, policy: policy, metrics: series)
+                    return Link(entry: entry, budget: budget, policy: policy, metrics: series)
                 }
                 if !chain.isEmpty { registry.chains[point] = chain }
             }
@@ -73,7 +73,11 @@ public final class HookPipeline: Sendable {
 
     /// The chain of one hook point, in the order it runs.
     public func chain(for point: HookPoint) -> [Entry] {
-        registry.withLock { $0.entries.filter { $0.handler.points.contains(point) } }
+        links(for: point).map(\.entry)
+    }
+
+    private func links(for point: HookPoint) -> [Link] {
+        registry.withLock { $0.chains[point] ?? [] }
     }
 
     /// A handler of a chain with what config made of it, for `hooks list`.
@@ -87,11 +91,10 @@ public final class HookPipeline: Sendable {
     }
 
     public func resolvedChain(for point: HookPoint) -> [ResolvedHandler] {
-        chain(for: point).map { entry in
-            let (budget, policy) = settings.policy(for: entry.handler, at: point)
-            return ResolvedHandler(
-                name: entry.handler.name, kind: entry.handler.kind, version: entry.handler.version,
-                priority: entry.priority, budget: budget, failurePolicy: policy
+        links(for: point).map { link in
+            ResolvedHandler(
+                name: link.entry.handler.name, kind: link.entry.handler.kind, version: link.entry.handler.version,
+                priority: link.entry.priority, budget: link.budget, failurePolicy: link.policy
             )
         }
     }
@@ -103,8 +106,8 @@ public final class HookPipeline: Sendable {
     /// Runs a blocking hook point's chain and says what it decided.
     public func run<Request: HookRequest>(_ request: Request) async -> HookOutcome<Request> {
         var outcome = HookOutcome(request: request, stop: nil, steps: [])
-        for link in registry.withLock({ $0.chains[request.point] ?? [] }) {
-            let handler = link.handler
+        for link in links(for: request.point) {
+            let handler = link.entry.handler
             let current = outcome.request
             let started = ContinuousClock.now
             do {
