@@ -295,11 +295,25 @@ import Testing
         await gateway.stop()
     }
 
-    @Test func aDeadTokenIsRemovedAndA429IsTriedAgain() async throws {
+    /// How Apple says a token is dead, and that it cannot take a push now.
+    struct DeadAndBusy: Sendable, CustomTestStringConvertible {
+        var dead: (status: Int, reason: String)
+        var busy: (status: Int, reason: String)
+        var testDescription: String { "\(dead.status) \(dead.reason), then \(busy.status) \(busy.reason)" }
+    }
+
+    @Test(arguments: [
+        DeadAndBusy(dead: (410, "Unregistered"), busy: (429, "TooManyRequests")),
+        DeadAndBusy(dead: (400, "BadDeviceToken"), busy: (500, "InternalServerError")),
+        DeadAndBusy(dead: (400, "Unregistered"), busy: (503, "ServiceUnavailable")),
+    ])
+    func aDeadTokenIsRemovedAndABusyAnswerIsTriedAgain(_ answers: DeadAndBusy) async throws {
         let tabletAnswers = CallCounter()
         let setup = try await start { request in
-            if request.path.hasSuffix(Self.bobsPhone) { return .init(status: 410, body: #"{"reason":"Unregistered"}"#) }
-            return tabletAnswers.next() == 1 ? .init(status: 429, body: #"{"reason":"TooManyRequests"}"#) : .init(status: 200)
+            if request.path.hasSuffix(Self.bobsPhone) {
+                return .init(status: answers.dead.status, body: #"{"reason":"\#(answers.dead.reason)"}"#)
+            }
+            return tabletAnswers.next() == 1 ? .init(status: answers.busy.status, body: #"{"reason":"\#(answers.busy.reason)"}"#) : .init(status: 200)
         }
         try await setup.server.registerDevice("bob", token: Self.bobsPhone, deviceID: Self.bobsPhone)
         try await setup.server.registerDevice("bob", token: Self.bobsTablet, deviceID: Self.bobsTablet)
