@@ -29,12 +29,21 @@ struct EndToEndBenchmark {
         var scriptReloads: Int
     }
 
+    /// What the server runs at `_messageReceived`.
+    enum Hooks {
+        case none
+        /// `HookCostBenchmark.trivialScript` alone: what a script call costs by itself.
+        case trivialScript
+        /// `HookCostBenchmark.realisticScript` and the built-in keyword filter, 1,000 words.
+        case realisticScriptAndKeywords
+    }
+
     struct Scenario {
         var name: String
         var senders: Int
         /// Members of each conversation besides its sender.
         var receiversEach: Int
-        var hooks: Bool
+        var hooks: Hooks
         var reloadEvery: Duration?
         /// Receivers acknowledge every message on its own instead of batching their acks once
         /// a second as the JavaScript SDK does.
@@ -49,16 +58,20 @@ struct EndToEndBenchmark {
     let rounds: Int
     let logger: Logger
 
-    /// One server: with and without hooks (the first two are compared: what the hooks
+    /// One server: with and without hooks (the first three are compared: what the hooks
     /// cost), one-to-one and in groups.
     static func singleServer(pairs: Int, groupSize: Int) -> [Scenario] {
         [
-            Scenario(name: "one-to-one, no hooks", senders: pairs, receiversEach: 1, hooks: false),
-            Scenario(name: "one-to-one, JS hook + keyword filter", senders: pairs, receiversEach: 1, hooks: true),
-            Scenario(name: "one-to-one, no hooks, an ack per message", senders: pairs, receiversEach: 1, hooks: false, acksEachMessage: true),
-            Scenario(name: "one-to-one, hooks, scripts rewritten every 100 ms", senders: pairs, receiversEach: 1, hooks: true, reloadEvery: .milliseconds(100)),
-            Scenario(name: "group of \(groupSize), no hooks", senders: 1, receiversEach: groupSize - 1, hooks: false),
-            Scenario(name: "group of \(groupSize), JS hook + keyword filter", senders: 1, receiversEach: groupSize - 1, hooks: true),
+            Scenario(name: "one-to-one, no hooks", senders: pairs, receiversEach: 1, hooks: .none),
+            Scenario(name: "one-to-one, JS hook + keyword filter", senders: pairs, receiversEach: 1, hooks: .realisticScriptAndKeywords),
+            Scenario(name: "one-to-one, trivial JS hook alone", senders: pairs, receiversEach: 1, hooks: .trivialScript),
+            Scenario(name: "one-to-one, no hooks, an ack per message", senders: pairs, receiversEach: 1, hooks: .none, acksEachMessage: true),
+            Scenario(
+                name: "one-to-one, hooks, scripts rewritten every 100 ms", senders: pairs, receiversEach: 1, hooks: .realisticScriptAndKeywords,
+                reloadEvery: .milliseconds(100)
+            ),
+            Scenario(name: "group of \(groupSize), no hooks", senders: 1, receiversEach: groupSize - 1, hooks: .none),
+            Scenario(name: "group of \(groupSize), JS hook + keyword filter", senders: 1, receiversEach: groupSize - 1, hooks: .realisticScriptAndKeywords),
         ]
     }
 
@@ -66,10 +79,10 @@ struct EndToEndBenchmark {
     /// two, every message crosses from one node to the other.
     static func nodes(pairs: Int, groupSize: Int) -> [Scenario] {
         [
-            Scenario(name: "one-to-one, one node", senders: pairs, receiversEach: 1, hooks: false),
-            Scenario(name: "one-to-one, two nodes", senders: pairs, receiversEach: 1, hooks: false, nodes: 2),
-            Scenario(name: "group of \(groupSize), one node", senders: 1, receiversEach: groupSize - 1, hooks: false),
-            Scenario(name: "group of \(groupSize), two nodes", senders: 1, receiversEach: groupSize - 1, hooks: false, nodes: 2),
+            Scenario(name: "one-to-one, one node", senders: pairs, receiversEach: 1, hooks: .none),
+            Scenario(name: "one-to-one, two nodes", senders: pairs, receiversEach: 1, hooks: .none, nodes: 2),
+            Scenario(name: "group of \(groupSize), one node", senders: 1, receiversEach: groupSize - 1, hooks: .none),
+            Scenario(name: "group of \(groupSize), two nodes", senders: 1, receiversEach: groupSize - 1, hooks: .none, nodes: 2),
         ]
     }
 
@@ -94,7 +107,11 @@ struct EndToEndBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let hooksDirectory = directory + "/hooks"
         try FileManager.default.createDirectory(atPath: hooksDirectory, withIntermediateDirectories: true)
-        if scenario.hooks {
+        switch scenario.hooks {
+        case .none: break
+        case .trivialScript:
+            try HookCostBenchmark.trivialScript.write(toFile: hooksDirectory + "/trivial.js", atomically: true, encoding: .utf8)
+        case .realisticScriptAndKeywords:
             try HookCostBenchmark.realisticScript.write(toFile: hooksDirectory + "/realistic.js", atomically: true, encoding: .utf8)
             try (KeywordBenchmark.words(1000) + ["darn"]).joined(separator: "\n").write(toFile: directory + "/keywords.txt", atomically: true, encoding: .utf8)
         }
