@@ -243,12 +243,7 @@ extension ClusterTests {
         let closed = try await alice.next(timeout: .seconds(5), "session/closed") { $0.cmd == .session && $0.op == .closed }
         #expect(closed.sessionMessage.code == 4115 && closed.sessionMessage.reason == "maintenance")
         // Node b ends the session a moment after it told the client.
-        var stillOnline: [String]? = ["alice"]
-        for _ in 0..<100 where stillOnline != [] {
-            try await Task.sleep(for: .milliseconds(20))
-            stillOnline = try await Self.rest(nodes.a, "/1.2/rtm/clients/check-online", ["client_ids": ["alice"]]).1["results"] as? [String]
-        }
-        #expect(stillOnline == [])
+        #expect(try await Self.online("alice", accordingTo: nodes.a, untilOfflineWithin: .seconds(2)) == [])
     }
 
     /// A login signature is good once on all nodes: replayed on the other node, it is refused.
@@ -277,14 +272,9 @@ extension ClusterTests {
         try await TestDatabase.run(
             "INSERT INTO client_session (node, client_id, connection_id) VALUES ('\(nodeA)', 'ghost', 999999)", onDatabaseOf: nodes.a.dataDirectory
         )
-        let online = { try await Self.rest(nodes.b, "/1.2/rtm/clients/check-online", ["client_ids": ["ghost"]]).1["results"] as? [String] }
-        #expect(try await online() == ["ghost"])
-        var stillOnline = try await online()
-        for _ in 0..<(Nodes.heartbeatSeconds * 50) where stillOnline != [] {
-            try await Task.sleep(for: .milliseconds(100))
-            stillOnline = try await online()
-        }
-        #expect(stillOnline == [])
+        #expect(try await Self.online("ghost", accordingTo: nodes.b) == ["ghost"])
+        let within = Duration.seconds(Int64(Nodes.heartbeatSeconds * 5))
+        #expect(try await Self.online("ghost", accordingTo: nodes.b, untilOfflineWithin: within) == [])
     }
 
     /// The database drops the connections the nodes listen on: they connect again, and
@@ -304,6 +294,18 @@ extension ClusterTests {
             arrived = try await bob.collect(for: .milliseconds(500)) { $0.cmd == .direct }
         }
         #expect(!arrived.isEmpty)
+    }
+
+    /// Whether `node` counts `clientID` online, as the REST API's check-online answers (the
+    /// id, or none). With `limit`, asks again until the answer is none or `limit` has passed,
+    /// and gives the last answer.
+    static func online(_ clientID: String, accordingTo node: ServerProcess, untilOfflineWithin limit: Duration = .zero) async throws -> [String]? {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let answer = try await rest(node, "/1.2/rtm/clients/check-online", ["client_ids": [clientID]]).1["results"] as? [String]
+            guard answer != [], ContinuousClock.now < deadline else { return answer }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// alice on node a and bob on node b, in a conversation alice started.
