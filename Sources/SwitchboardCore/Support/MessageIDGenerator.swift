@@ -25,9 +25,9 @@ final class MessageIDGenerator: Sendable {
         key = (generator.next(), generator.next())
     }
 
-    func next(at milliseconds: Int64 = ServerClock.wallMilliseconds()) -> String {
+    func next() -> String {
         let count = counter.add(1, ordering: .relaxed).newValue
-        let time = UInt64(max(milliseconds, 0))
+        let time = UInt64(max(ServerClock.wallMilliseconds(), 0))
         var bits = (hash(count, 0), hash(count, 1))
         return String(unsafeUninitializedCapacity: 22) { buffer in
             for index in 0..<Self.timeCharacters {
