@@ -16,8 +16,8 @@ final class ScriptWorker: Sendable {
     private let executable: String
     private let allowance: Int
     private let overrunGrace: Duration
-    /// Held while writing to the host and while replacing it, so that requests reach the
-    /// host in the order they are recorded and never a pipe that was closed.
+    /// Held by the one sender writing the outbox to the host, and while starting or replacing
+    /// the host, so that nothing is written to a pipe that was closed.
     private let writing = Mutex<Void>(())
     private let state = Mutex<State>(State())
     private let onLoss: @Sendable (Loss, Key) -> Void
@@ -65,6 +65,10 @@ final class ScriptWorker: Sendable {
         var watched: (id: Int64, cpu: Int64)?
         var scripts: [Key: Script] = [:]
         var launchError: String?
+        /// Requests recorded but not yet written to the host, framed, in the order recorded.
+        var outbox: [UInt8] = []
+        /// Whether a sender is writing the outbox; the others leave their requests to it.
+        var flushing = false
 
         /// A load's own budget; a call's is its script's, which may have changed since.
         func budget(of request: Pending) -> Int64 {
@@ -171,27 +175,60 @@ final class ScriptWorker: Sendable {
     // MARK: talking to the host
 
     /// Records a request (under the state lock, where `make` may change what is loaded) and
-    /// writes it to the host.
+    /// sees that it is written to the host.
     private func send(key: Key, budget: Int64, waiter: Waiter?, _ make: (inout State, Int64) -> HostRequest) {
+        // Hosts start with the first load or call, so a server without scripts has none.
+        if waiter != nil, state.withLock({ $0.host == nil && !$0.stopped }) {
+            writing.withLock { _ in
+                if state.withLock({ $0.host == nil && !$0.stopped }) { launch() }
+            }
+        }
+        let flushes = state.withLock { state -> Bool? in
+            state.nextID += 1
+            let request = make(&state, state.nextID)
+            guard state.host != nil else { return nil }
+            if let waiter {
+                if state.pending.isEmpty { state.headSince = Self.uptime }
+                state.pending.append(Pending(request: request, id: state.nextID, key: key, budget: budget, waiter: waiter))
+            }
+            HostFrame.append(request.encoded, to: &state.outbox)
+            defer { state.flushing = true }
+            return !state.flushing
+        }
+        guard let flushes else {
+            let why = state.withLock { $0.launchError } ?? "the script host is stopped"
+            if let waiter { Self.answer(waiter, file: key.name + ".js", failure: why) }
+            return
+        }
+        if flushes { flush() }
+    }
+
+    /// Writes the outbox to the host, and whatever other senders add to it meanwhile in the
+    /// same `write`. One sender at a time does this; the others go on at once instead of
+    /// waiting their turn at the pipe.
+    private func flush() {
         writing.withLock { _ in
-            // Hosts start with the first load or call, so a server without scripts has none.
-            if waiter != nil, state.withLock({ $0.host == nil && !$0.stopped }) { launch() }
-            let (request, fd) = state.withLock { state in
-                state.nextID += 1
-                let request = make(&state, state.nextID)
-                if let waiter, state.host != nil {
-                    if state.pending.isEmpty { state.headSince = Self.uptime }
-                    state.pending.append(Pending(request: request, id: state.nextID, key: key, budget: budget, waiter: waiter))
+            while true {
+                let (frames, fd) = state.withLock { state -> ([UInt8], Int32?) in
+                    defer { state.outbox = [] }
+                    guard !state.outbox.isEmpty, let host = state.host else {
+                        state.flushing = false
+                        return ([], nil)
+                    }
+                    return (state.outbox, host.requests)
                 }
-                return (request, state.host?.requests)
+                guard let fd else { return }
+                do throws(HostFrame.Broken) {
+                    try HostFrame.write(frames: frames, to: fd)
+                } catch {
+                    // A host that died cannot take them: its replacement gets what is pending.
+                    state.withLock { state in
+                        state.outbox = []
+                        state.flushing = false
+                    }
+                    return
+                }
             }
-            guard let fd else {
-                let why = state.withLock { $0.launchError } ?? "the script host is stopped"
-                if let waiter { Self.answer(waiter, file: key.name + ".js", failure: why) }
-                return
-            }
-            // A host that died cannot take it; the request waits in `pending` for the next.
-            try? HostFrame.write(request.encoded, to: fd)
         }
     }
 
@@ -256,6 +293,9 @@ final class ScriptWorker: Sendable {
             var abandoned: [Pending] = []
             let (host, requests, stopped) = state.withLock { state -> (HostProcess?, [HostRequest], Bool) in
                 defer { state.killedFor = nil }
+                // What the old host never got is pending, and goes to the new one from there;
+                // the rest (budgets, unloads, answers) is what `scripts` holds or is moot.
+                state.outbox = []
                 if state.stopped {
                     abandoned = state.pending
                     state.pending = []

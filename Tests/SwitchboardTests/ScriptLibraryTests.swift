@@ -11,11 +11,12 @@ import Testing
     private let directory = TestServer.temporaryDirectory()
 
     private func library(
-        _ settings: HookSettings = HookSettings(), heapCapBytes: Int = 64 << 20, overrunGrace: Duration = .seconds(1), overrunLimit: Int = 3
+        _ settings: HookSettings = HookSettings(), workers: Int = 2, heapCapBytes: Int = 64 << 20, overrunGrace: Duration = .seconds(1),
+        overrunLimit: Int = 3
     ) -> (ScriptLibrary, HookPipeline) {
         let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
         let library = ScriptLibrary(
-            settings: .init(directory: directory, workers: 2, heapCapBytes: heapCapBytes, overrunGrace: overrunGrace, overrunLimit: overrunLimit),
+            settings: .init(directory: directory, workers: workers, heapCapBytes: heapCapBytes, overrunGrace: overrunGrace, overrunLimit: overrunLimit),
             pipeline: pipeline, logger: Logger(label: "test"))
         return (library, pipeline)
     }
@@ -122,6 +123,21 @@ import Testing
         #expect(metrics.contains(#"switchboard_hook_timeouts_total{handler="spin",kind="script",point="_messageReceived"} 40"#))
         #expect(metrics.contains(#"switchboard_hook_timeouts_total{handler="spin2",kind="script",point="_messageSent"} 40"#))
         #expect(metrics.contains(#"switchboard_script_hosts_lost_total{reason="overran"} 0"#))
+    }
+
+    @Test func manyCallsAtOnceEachGetTheirOwnAnswer() async throws {
+        // One host, so that every call goes down the same pipe while others are being written.
+        try write("echo.js", "AV.Cloud.onIMMessageReceived((request) => ({ content: '<' + request.params.content + '>' }));")
+        let (library, pipeline) = library(workers: 1)
+        await library.loadAll()
+        let answers = await withTaskGroup(of: (String, String).self) { group in
+            for index in 0..<500 {
+                group.addTask { ("\(index)", await pipeline.run(MessageReceivedRequest.sample("\(index)")).request.content) }
+            }
+            return await group.reduce(into: [:]) { answers, answer in answers[answer.0] = answer.1 }
+        }
+        #expect(answers.count == 500)
+        #expect(answers.allSatisfy { $0.value == "<\($0.key)>" })
     }
 
     @Test func aCallTheCPULimitCannotStopIsLetGoAfterTheGrace() async throws {

@@ -11,11 +11,22 @@ enum HostFrame {
     struct Broken: Error {}
 
     static func write(_ body: [UInt8], to fd: Int32) throws(Broken) {
-        var frame = withUnsafeBytes(of: UInt32(body.count).littleEndian, Array.init)
-        frame += body
+        var frame: [UInt8] = []
+        append(body, to: &frame)
+        try write(frames: frame, to: fd)
+    }
+
+    /// Adds `body` to `frames` as one more frame.
+    static func append(_ body: [UInt8], to frames: inout [UInt8]) {
+        withUnsafeBytes(of: UInt32(body.count).littleEndian) { frames.append(contentsOf: $0) }
+        frames += body
+    }
+
+    /// Writes whole frames, as built by `append`.
+    static func write(frames: [UInt8], to fd: Int32) throws(Broken) {
         var sent = 0
-        while sent < frame.count {
-            let written = frame.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + sent, $0.count - sent) }
+        while sent < frames.count {
+            let written = frames.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + sent, $0.count - sent) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { throw Broken() }
             sent += written
