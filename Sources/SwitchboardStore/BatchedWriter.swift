@@ -47,7 +47,7 @@ final class BatchedWriter: Sendable {
             do {
                 try fileGuard.check()
                 if diskWasFull.load(ordering: .relaxed) {
-                    try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+                    _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
                     diskWasFull.store(false, ordering: .relaxed)
                 }
                 let failures = try await run(jobs)
