@@ -267,7 +267,9 @@ private struct Sender: Sendable {
         throw BenchClient.Closed()
     }
 
-    /// Sends typed text messages one after another, each once the previous is acknowledged.
+    /// Sends typed text messages one after another, each once the previous is acknowledged,
+    /// each with a random token (`dt`) as LeanCloud's SDK sends, which the server keeps to
+    /// store a message sent again only once.
     func send(until deadline: ContinuousClock.Instant, tally: Tally) async {
         var stream = client.received.makeAsyncIterator()
         var serial: Int32 = 3
@@ -277,6 +279,7 @@ private struct Sender: Sendable {
             direct.i = serial
             direct.directMessage.cid = cid
             direct.directMessage.msg = #"{"_lctype":-1,"_lctext":"well darn it, see you at noon \#(DispatchTime.now().uptimeNanoseconds)"}"#
+            direct.directMessage.dt = UUID().uuidString.lowercased()
             client.send(direct)
             serial += 1
             while let reply = await stream.next() {
