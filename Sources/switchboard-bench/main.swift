@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-// switchboard-bench [--smoke] [--only SECTION[,SECTION...]] [--json FILE]
+// switchboard-bench [--smoke] [--only SECTION[,SECTION...]] [--scenario TEXT] [--json FILE]
 // Measures what hooks cost per message, the keyword filter against a script, end-to-end
 // throughput, script reload time, the server's memory and other messages' latency while a
 // script misbehaves; prints each section as it finishes and writes the figures as JSON.
@@ -21,6 +21,8 @@ let sections = ["hooks", "keywords", "e2e", "nodes", "reload", "memory", "hostil
 let smoke = arguments.contains("--smoke")
 let jsonPath = value(after: "--json")
 let only = value(after: "--only").map { Set($0.split(separator: ",").map(String.init)) } ?? Set(sections)
+/// Runs only the end-to-end scenarios whose names contain this, to profile or compare one.
+let scenarioFilter = value(after: "--scenario")
 if let unknown = only.subtracting(sections).first {
     FileHandle.standardError.write(Data("switchboard-bench: unknown section '\(unknown)'; sections are \(sections.joined(separator: ", "))\n".utf8))
     exit(2)
@@ -64,8 +66,9 @@ if only.contains("keywords") {
 
 /// Runs `scenarios` end to end and prints a row for each.
 func endToEnd(_ scenarios: [EndToEndBenchmark.Scenario]) async throws -> [EndToEndBenchmark.Row] {
+    let chosen = scenarios.filter { scenario in scenarioFilter.map(scenario.name.contains) ?? true }
     let rows = try await EndToEndBenchmark(
-        scenarios: scenarios, duration: smoke ? .milliseconds(500) : .seconds(3), rounds: smoke ? 1 : 3, logger: logger
+        scenarios: chosen, duration: smoke ? .milliseconds(500) : .seconds(3), rounds: smoke ? 1 : 3, logger: logger
     ).run()
     print("End to end over loopback WebSockets (protobuf), \(smoke ? "one round of 0.5 s" : "median of three rounds of 3 s") each;"
         + " server CPU (its script hosts included) per message and per delivery"
@@ -83,7 +86,7 @@ func endToEnd(_ scenarios: [EndToEndBenchmark.Scenario]) async throws -> [EndToE
 
 if only.contains("e2e") {
     let rows = try await endToEnd(EndToEndBenchmark.singleServer(pairs: smoke ? 2 : 50, groupSize: smoke ? 5 : 100))
-    if rows.count >= 3 {
+    if scenarioFilter == nil, rows.count >= 3 {
         let (plain, hooked, trivial) = (rows[0], rows[1], rows[2])
         for (what, row) in [("the script and the keyword filter", hooked), ("a trivial script alone", trivial)] {
             print("  with \(what), one-to-one throughput is " + String(format: "%.0f%% of the hook-free figure, at %.1f CPU µs more a message",
