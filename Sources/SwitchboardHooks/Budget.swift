@@ -10,24 +10,21 @@ enum Budget {
     ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let race = Race(continuation)
-            // The timer starts first so that a worker finishing at once always finds it to cancel.
-            race.timer = Task {
-                guard (try? await Task.sleep(for: limit)) != nil else { return }
-                race.finish(.failure(HookTimeout()))
-            }
-            race.worker = Task {
+            // The deadline is set first so that a worker finishing at once always finds it to call off.
+            race.hold(deadline: Deadlines.shared.schedule(after: limit) { race.finish(.failure(HookTimeout())) })
+            race.hold(worker: Task {
                 do { race.finish(.success(try await work())) } catch { race.finish(.failure(error)) }
-            }
+            })
         }
     }
 
-    /// Whichever of the worker and the timer finishes first resumes the caller and cancels
+    /// Whichever of the worker and the deadline comes first resumes the caller and calls off
     /// the other.
     private final class Race<Value: Sendable>: Sendable {
         private struct State {
             var continuation: CheckedContinuation<Value, any Error>?
             var worker: Task<Void, Never>?
-            var timer: Task<Void, Never>?
+            var deadline: UInt64?
         }
 
         private let state: Mutex<State>
@@ -36,24 +33,28 @@ enum Budget {
             state = Mutex(State(continuation: continuation))
         }
 
-        var worker: Task<Void, Never>? {
-            get { state.withLock { $0.worker } }
-            set { state.withLock { $0.worker = newValue } }
+        func hold(deadline: UInt64) {
+            state.withLock { $0.deadline = deadline }
         }
 
-        var timer: Task<Void, Never>? {
-            get { state.withLock { $0.timer } }
-            set { state.withLock { $0.timer = newValue } }
+        /// A worker that comes after the deadline has passed is cancelled at once.
+        func hold(worker: Task<Void, Never>) {
+            let finished = state.withLock { state in
+                state.worker = worker
+                return state.continuation == nil
+            }
+            if finished { worker.cancel() }
         }
 
         func finish(_ result: Result<Value, any Error>) {
-            let (continuation, others) = state.withLock { state in
+            let (continuation, worker, deadline) = state.withLock { state in
                 defer { state.continuation = nil }
-                return (state.continuation, [state.worker, state.timer])
+                return (state.continuation, state.worker, state.deadline)
             }
             guard let continuation else { return }
             continuation.resume(with: result)
-            for task in others { task?.cancel() }
+            worker?.cancel()
+            if let deadline { Deadlines.shared.callOff(deadline) }
         }
     }
 }
