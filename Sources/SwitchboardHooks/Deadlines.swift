@@ -25,7 +25,8 @@ final class Deadlines: Sendable {
 
         mutating func removeFirst() {
             start += 1
-            // Compacted when half is behind: the queue stays as long as what is waiting.
+            // Compacted when half is behind. Entries called off stay until they reach the
+            // front, so a queue holds about a budget's worth of calls.
             if start * 2 >= entries.count {
                 entries.removeFirst(start)
                 start = 0

@@ -4,7 +4,7 @@ import Testing
 @testable import SwitchboardHooks
 
 /// The one task that runs every budget's deadline.
-@Suite struct DeadlinesTests {
+@Suite(.timeLimit(.minutes(1))) struct DeadlinesTests {
     private let deadlines = Deadlines()
     /// The names of the actions, as they ran.
     private let ran: AsyncStream<String>
@@ -27,8 +27,9 @@ import Testing
     }
 
     @Test func anActionCalledOffNeverRuns() async {
-        let calledOff = schedule("called off", after: .milliseconds(20))
-        _ = schedule("kept", after: .milliseconds(40))
+        // Long enough that calling off comes first even on a loaded machine.
+        let calledOff = schedule("called off", after: .milliseconds(200))
+        _ = schedule("kept", after: .milliseconds(200))
         deadlines.callOff(calledOff)
         // Deadlines of one budget run in order: had the first run, it would come first.
         var order = ran.makeAsyncIterator()
@@ -59,12 +60,12 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<1000 {
                 group.addTask {
-                    let id = schedule("one of many", after: .milliseconds(10))
+                    let id = schedule("one of many", after: .milliseconds(200))
                     if index.isMultiple(of: 2) { deadlines.callOff(id) }
                 }
             }
         }
-        _ = schedule("last", after: .milliseconds(50))
+        _ = schedule("last", after: .milliseconds(400))
         // Actions due together run in the order of their deadlines.
         var ran = 0
         for await name in self.ran {
