@@ -47,7 +47,11 @@ struct Delivery: Sendable {
             // Only what is queued for a client comes in its catch-up: the sender's own copy and
             // chat-room messages always go live.
             let queued = clientID != sender && !inChatRoom
-            for session in context.presence.sessions(of: clientID) where !queued || session.takesLive(seq: seq) {
+            for session in context.presence.sessions(of: clientID) {
+                if queued, let seq, !session.takesLive(seq: seq) {
+                    lookUpMissed(seq, for: session)
+                    continue
+                }
                 let connection = session.connection
                 // The sending session itself already has the message; other clients sharing its
                 // connection do not.
@@ -58,6 +62,29 @@ struct Delivery: Sendable {
                 }
                 context.presence.send(command, to: session)
             }
+        }
+    }
+
+    /// The session's catch-up covers `seq`, but may have missed it (see `Presence`): looked
+    /// up in the store now, or once the catch-up is over.
+    private func lookUpMissed(_ seq: Int64, for session: Presence.Session) {
+        guard context.presence.missed(seq: seq, by: session) else { return }
+        Task {
+            do {
+                try await sendMissed([seq], to: session)
+            } catch {
+                context.logger.warning("a message the catch-up missed waits for redelivery", metadata: ["seq": "\(seq)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Sends a session those of `seqs` still pending for its device that were not delivered
+    /// to it since it opened: the ones its catch-up missed.
+    func sendMissed(_ seqs: [Int64], to session: Presence.Session) async throws {
+        guard var next = seqs.min(), let last = seqs.max() else { return }
+        while next <= last,
+              let sent = try await sendPending(to: session.device, on: [session.connection], seqs: next...last, lastDeliveredBefore: session.openedAt) {
+            next = sent + 1
         }
     }
 

@@ -59,7 +59,8 @@ struct SessionCommands: Sendable {
             ? DeviceAddress(clientID: clientID, deviceID: open.hasDeviceID ? open.deviceID : nil, tag: tag)
             : DeviceAddress(clientID: clientID, key: tokenDevice ?? "")
         let lastSeen = try await context.store.deviceSeen(device, at: now)
-        let session = Presence.Session(connection: connection, tag: tag, device: device)
+        var session = Presence.Session(connection: connection, tag: tag, device: device)
+        session.openedAt = now
         // Other nodes store messages too; whatever is stored now comes in the catch-up, even
         // if their relays are late or lost.
         context.presence.messageStored(seq: try await context.store.latestMessageSeq())
@@ -93,7 +94,7 @@ struct SessionCommands: Sendable {
         } else if let keep = context.settings.offlineMessagesPerConversation {
             try await context.store.trimQueue(of: device, keepingPerConversation: keep)
         }
-        try await catchUp(device, on: connection, upTo: catchUpTo)
+        try await catchUp(session, upTo: catchUpTo)
         try await delivery.sendBroadcasts(to: clientID, on: connection, sentAfter: lastSeen ?? 0)
         let unread = try await context.store.unreadSummaries(for: clientID, since: open.lastUnreadNotifTime, conversationID: nil)
         if !unread.isEmpty {
@@ -154,15 +155,23 @@ struct SessionCommands: Sendable {
     /// querying its conversations afresh.
     static let maxReplayedNotices = 1000
 
-    /// Sends the device what was stored for it up to `lastSeq` and not acknowledged, oldest
-    /// first; live deliveries wait until then.
-    private func catchUp(_ device: DeviceAddress, on connection: Connection, upTo lastSeq: Int64) async throws {
-        defer { context.presence.caughtUp(clientID: device.clientID, connectionID: connection.id) }
-        var next: Int64 = 1
-        while next <= lastSeq,
-              let last = try await delivery.sendPending(to: device, on: [connection], seqs: next...lastSeq, lastDeliveredBefore: .max) {
-            next = last + 1
+    /// Sends the session's device what was stored for it up to `lastSeq` and not
+    /// acknowledged, oldest first; live deliveries wait until then. Then what it missed:
+    /// messages that committed after it read.
+    private func catchUp(_ session: Presence.Session, upTo lastSeq: Int64) async throws {
+        let (device, connection) = (session.device, session.connection)
+        do {
+            var next: Int64 = 1
+            while next <= lastSeq,
+                  let last = try await delivery.sendPending(to: device, on: [connection], seqs: next...lastSeq, lastDeliveredBefore: .max) {
+                next = last + 1
+            }
+        } catch {
+            _ = context.presence.caughtUp(clientID: device.clientID, connectionID: connection.id)
+            throw error
         }
+        let missed = context.presence.caughtUp(clientID: device.clientID, connectionID: connection.id)
+        try await delivery.sendMissed(missed, to: session)
     }
 
     func close(_ request: GenericCommand, clientID: String, on connection: Connection) async -> GenericCommand {

@@ -13,6 +13,11 @@ import SwitchboardWire
 /// session's catch-up from the store covers what was stored before it opened (up to
 /// `liveFrom`), live delivery what was stored after. Each message reaches it once, and in
 /// order: live deliveries wait (`send(_:to:)`) until the catch-up is written (`caughtUp`).
+///
+/// Where transactions commit side by side (PostgreSQL, several nodes), a message can take its
+/// `seq` before another and commit after it: a session opening in between has a `liveFrom`
+/// past it, and its catch-up did not see it. Such deliveries come back from `missed` to be
+/// looked up in the store once the catch-up is over.
 public final class Presence: Sendable {
     public struct Session: Sendable {
         public var connection: Connection
@@ -21,6 +26,9 @@ public final class Presence: Sendable {
         /// Stored messages up to this `seq` reach the session through its catch-up, not
         /// live; set when it opens.
         public var liveFrom: Int64 = .max
+        /// When it opened (wall-clock milliseconds): what was delivered to its device since
+        /// then was delivered to it.
+        public var openedAt: Int64 = 0
 
         public init(connection: Connection, tag: String?, device: DeviceAddress) {
             self.connection = connection
@@ -47,6 +55,9 @@ public final class Presence: Sendable {
         var storedUpTo: Int64 = 0
         /// Live deliveries waiting for sessions that are still catching up.
         var held: [SessionKey: [GenericCommand]] = [:]
+        /// The `seq`s of deliveries their catch-up may have missed, for sessions still
+        /// catching up.
+        var missed: [SessionKey: [Int64]] = [:]
     }
 
     private let state = Mutex(State())
@@ -112,13 +123,27 @@ public final class Presence: Sendable {
         }
     }
 
+    /// A live delivery of `seq`, which the session's catch-up covers, came after it opened:
+    /// the catch-up may have missed it. Returns true if the session has caught up already, so
+    /// the caller looks it up now; otherwise `caughtUp` returns it.
+    public func missed(seq: Int64, by session: Session) -> Bool {
+        let key = SessionKey(clientID: session.device.clientID, connectionID: session.connection.id)
+        return state.withLock { state in
+            guard state.held[key] != nil else { return true }
+            state.missed[key, default: []].append(seq)
+            return false
+        }
+    }
+
     /// The session's catch-up is written: what was kept for it follows, then live deliveries.
-    public func caughtUp(clientID: String, connectionID: UInt64) {
+    /// Returns the `seq`s its catch-up may have missed.
+    public func caughtUp(clientID: String, connectionID: UInt64) -> [Int64] {
         state.withLock { state in
-            guard let held = state.held.removeValue(forKey: SessionKey(clientID: clientID, connectionID: connectionID)),
-                  let session = state.byClient[clientID]?[connectionID]
-            else { return }
+            let key = SessionKey(clientID: clientID, connectionID: connectionID)
+            let missed = state.missed.removeValue(forKey: key) ?? []
+            guard let held = state.held.removeValue(forKey: key), let session = state.byClient[clientID]?[connectionID] else { return [] }
             for command in held { session.connection.outbox.send(command) }
+            return missed
         }
     }
 
@@ -177,6 +202,7 @@ public final class Presence: Sendable {
         state.byConnection[connectionID]?.remove(clientID)
         if state.byConnection[connectionID]?.isEmpty == true { state.byConnection[connectionID] = nil }
         state.held[SessionKey(clientID: clientID, connectionID: connectionID)] = nil
+        state.missed[SessionKey(clientID: clientID, connectionID: connectionID)] = nil
         return removed
     }
 }
