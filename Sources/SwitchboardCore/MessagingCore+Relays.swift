@@ -13,8 +13,8 @@ extension MessagingCore {
         case .notice(let bytes, let recipients):
             guard let command = try? GenericCommand(serializedBytes: bytes) else { return rejected(relay) }
             context.sendHere(command, to: recipients)
-        case .tagTaken(let clientID, let tag):
-            await sessions.tagTakenElsewhere(clientID: clientID, tag: tag)
+        case .tagTaken(let clientID, let tag, let loginOrder):
+            await sessions.tagTakenElsewhere(clientID: clientID, tag: tag, loginOrder: loginOrder)
         case .kick(let clientID, let reason):
             await kickHere(clientID, reason: reason)
         }

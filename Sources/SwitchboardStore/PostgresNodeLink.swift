@@ -437,11 +437,12 @@ public final class PostgresNodeLink: NodeLink {
         }
     }
 
-    public func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool {
+    public func holdsTagElsewhere(_ clientID: String, tag: String, loggedInAfter order: Int64?) async -> Bool {
         do {
             let rows = try await store.all("""
                 SELECT 1 AS held FROM \(unescaped: Self.liveSessions)
-                WHERE s.client_id = \(clientID) AND s.tag = \(tag) AND s.node <> \(nodeID) LIMIT 1
+                WHERE s.client_id = \(clientID) AND s.tag = \(tag) AND s.node <> \(nodeID)
+                    AND (\(order)::BIGINT IS NULL OR s.login_order > \(order)) LIMIT 1
                 """)
             return !rows.isEmpty
         } catch {
@@ -450,14 +451,17 @@ public final class PostgresNodeLink: NodeLink {
         }
     }
 
-    public func sessionOpened(_ session: Presence.Session) async {
+    public func sessionOpened(_ session: Presence.Session) async -> Int64? {
         let row = SessionRow(session)
+        var order: Int64?
         await attempt("session not registered for other nodes", client: row.clientID) {
-            try await store.run("""
+            order = try await store.all("""
                 INSERT INTO client_session (node, client_id, connection_id, tag) VALUES (\(nodeID), \(row.clientID), \(row.connectionID), \(session.tag))
                 ON CONFLICT (node, client_id, connection_id) DO UPDATE SET tag = excluded.tag
-                """)
+                RETURNING login_order
+                """).first?.int64("login_order")
         }
+        return order
     }
 
     public func sessionClosed(_ session: Presence.Session) async {

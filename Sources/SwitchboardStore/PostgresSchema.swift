@@ -152,5 +152,7 @@ enum PostgresSchema {
             "CREATE TABLE will (client_id TEXT NOT NULL, node TEXT NOT NULL, delivery TEXT NOT NULL, PRIMARY KEY (client_id, node))",
             "CREATE TABLE nonce (value TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
         ]),
+        // Which of two logins with one tag on two nodes came last, on one clock for all nodes.
+        ("v2: the order of logins", ["ALTER TABLE client_session ADD COLUMN login_order BIGSERIAL"]),
     ]
 }

@@ -102,6 +102,32 @@ struct ClusterTests {
         #expect(refused.op == .closed && refused.sessionMessage.code == 4111)
     }
 
+    /// Two devices logging in with one tag at the same moment, one on each node: one keeps
+    /// the tag, not neither. Each node hears of the other's login around its own; the one
+    /// that logged in first is refused (4111) or closed right after it opened.
+    @Test func sameTagLoginsAtOnceOnTwoNodesLeaveOneSession() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        for round in 0..<5 {
+            let clientID = "twin\(round)"
+            let devices = [try await TestClient.connect(port: nodes.a.port), try await TestClient.connect(port: nodes.b.port)]
+            defer { devices.forEach { $0.close() } }
+            async let onA = devices[0].request(.open(clientID, appID: "switchboard-dev", tag: "mobile"))
+            async let onB = devices[1].request(.open(clientID, appID: "switchboard-dev", tag: "mobile"))
+            let replies = try await [onA, onB]
+            var closed = 0
+            for (device, reply) in zip(devices, replies) {
+                if reply.op == .closed {
+                    #expect(reply.sessionMessage.code == 4111)
+                    closed += 1
+                } else {
+                    closed += try await device.collect(for: .seconds(1)) { $0.cmd == .session && $0.op == .closed }.count
+                }
+            }
+            #expect(closed == 1, "round \(round): \(closed) of the two sessions closed")
+        }
+    }
+
     /// A node killed with SIGKILL: its clients log in on the other, and every message it
     /// acknowledged is there.
     @Test func aKilledNodesClientsFindEverythingOnTheOther() async throws {

@@ -11,8 +11,9 @@ public protocol NodeLink: Sendable {
     func onlineElsewhere(_ clientIDs: [String]) async -> Set<String>
     /// Every client with a session open on another node (for statistics).
     func everyoneOnlineElsewhere() async -> Set<String>
-    /// Whether `clientID` has a session with `tag` open on another node.
-    func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool
+    /// Whether `clientID` has a session with `tag` open on another node (that logged in
+    /// after the `order`th login, if given).
+    func holdsTagElsewhere(_ clientID: String, tag: String, loggedInAfter order: Int64?) async -> Bool
     /// Runs `change` while no other node changes conversation `id` (see `ConversationLocks`).
     func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value
     /// Records a signature's nonce, used until `expiry` (seconds); false if a node took it
@@ -23,8 +24,9 @@ public protocol NodeLink: Sendable {
     func keepWill(_ will: RelayedDelivery, of clientID: String) async
     /// The will was sent here, or withdrawn.
     func dropWill(of clientID: String) async
-    /// A session opened or closed here, for the others' `onlineElsewhere`.
-    func sessionOpened(_ session: Presence.Session) async
+    /// A session opened or closed here, for the others' `onlineElsewhere`. Returns the
+    /// session's place among logins on every node (see `Relay.tagTaken`), if known.
+    func sessionOpened(_ session: Presence.Session) async -> Int64?
     func sessionClosed(_ session: Presence.Session) async
 }
 
@@ -34,7 +36,7 @@ public struct SingleNode: NodeLink {
     public func publish(_ relay: @autoclosure () -> Relay) {}
     public func onlineElsewhere(_ clientIDs: [String]) async -> Set<String> { [] }
     public func everyoneOnlineElsewhere() async -> Set<String> { [] }
-    public func holdsTagElsewhere(_ clientID: String, tag: String) async -> Bool { false }
+    public func holdsTagElsewhere(_ clientID: String, tag: String, loggedInAfter order: Int64?) async -> Bool { false }
     public func exclusively<Value: Sendable>(conversation id: String, _ change: () async throws -> Value) async throws -> Value {
         try await change()
     }
@@ -42,6 +44,6 @@ public struct SingleNode: NodeLink {
     public func useNonce(_ nonce: String, until expiry: Int64, now: Int64) async throws -> Bool { true }
     public func keepWill(_ will: RelayedDelivery, of clientID: String) async {}
     public func dropWill(of clientID: String) async {}
-    public func sessionOpened(_ session: Presence.Session) async {}
+    public func sessionOpened(_ session: Presence.Session) async -> Int64? { nil }
     public func sessionClosed(_ session: Presence.Session) async {}
 }

@@ -8,8 +8,10 @@ public enum Relay: Sendable, Codable, Equatable {
     case delivery(RelayedDelivery)
     /// A notification for every session of `recipients`: notices, receipts, patches.
     case notice(command: Data, recipients: [String])
-    /// `clientID` logged in with `tag` elsewhere: its sessions here with that tag end (4111).
-    case tagTaken(clientID: String, tag: String)
+    /// `clientID` logged in with `tag` elsewhere, `loginOrder`th among logins (nil: not
+    /// known): its sessions here with that tag that logged in before end (4111). Two logins
+    /// at once on two nodes each hear of the other; by the order, one of them stays.
+    case tagTaken(clientID: String, tag: String, loginOrder: Int64?)
     /// The app's server kicked `clientID` (4115), for `reason`.
     case kick(clientID: String, reason: String?)
 }

@@ -65,11 +65,20 @@ struct SessionCommands: Sendable {
         // if their relays are late or lost.
         context.presence.messageStored(seq: try await context.store.latestMessageSeq())
         let (displacedSessions, catchUpTo) = context.presence.open(session, for: clientID)
-        await context.link.sessionOpened(session)
+        let loginOrder = await context.link.sessionOpened(session)
+        if let loginOrder { context.presence.setLoginOrder(loginOrder, clientID: clientID, connectionID: connection.id) }
         for displaced in displacedSessions {
             await endDisplaced(displaced)
         }
-        if let tag { context.link.publish(.tagTaken(clientID: clientID, tag: tag)) }
+        if let tag {
+            context.link.publish(.tagTaken(clientID: clientID, tag: tag, loginOrder: loginOrder))
+            // A login with the same tag on another node at the same moment may have told this
+            // node before this session was here to end: the later of the two stays.
+            if let loginOrder, await context.link.holdsTagElsewhere(clientID, tag: tag, loggedInAfter: loginOrder) {
+                if let own = context.presence.close(clientID: clientID, connectionID: connection.id) { await context.link.sessionClosed(own) }
+                throw CommandError(.sessionConflict, detail: "another device logged in with tag \(tag) at the same moment")
+            }
+        }
         if open.hasDeviceToken, !open.deviceToken.isEmpty {
             try await context.store.registerDevice(clientID: clientID, token: open.deviceToken, deviceID: open.hasDeviceID ? open.deviceID : nil)
         }
@@ -111,12 +120,17 @@ struct SessionCommands: Sendable {
         if context.presence.sessions(of: clientID).contains(where: { $0.tag == tag && $0.connection.id != connection.id }) {
             return true
         }
-        return await context.link.holdsTagElsewhere(clientID, tag: tag)
+        return await context.link.holdsTagElsewhere(clientID, tag: tag, loggedInAfter: nil)
     }
 
-    /// `clientID` logged in with `tag` on another node: its sessions here with that tag end.
-    func tagTakenElsewhere(clientID: String, tag: String) async {
+    /// `clientID` logged in with `tag` on another node: its sessions here with that tag that
+    /// logged in before end. A session whose own order is not known yet is left to its
+    /// login, which looks for later ones once it knows.
+    func tagTakenElsewhere(clientID: String, tag: String, loginOrder: Int64?) async {
         for session in context.presence.sessions(of: clientID) where session.tag == tag {
+            if let loginOrder {
+                guard let own = session.loginOrder, own < loginOrder else { continue }
+            }
             guard let displaced = context.presence.close(clientID: clientID, connectionID: session.connection.id) else { continue }
             await endDisplaced(displaced)
         }

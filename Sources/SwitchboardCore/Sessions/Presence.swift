@@ -29,6 +29,8 @@ public final class Presence: Sendable {
         /// When it opened (wall-clock milliseconds): what was delivered to its device since
         /// then was delivered to it.
         public var openedAt: Int64 = 0
+        /// Its place among logins on every node, once known (see `Relay.tagTaken`).
+        public var loginOrder: Int64?
 
         public init(connection: Connection, tag: String?, device: DeviceAddress) {
             self.connection = connection
@@ -90,6 +92,11 @@ public final class Presence: Sendable {
             state.held[SessionKey(clientID: clientID, connectionID: session.connection.id)] = []
             return (displaced, session.liveFrom)
         }
+    }
+
+    /// Records the place of an open session among logins on every node.
+    public func setLoginOrder(_ order: Int64, clientID: String, connectionID: UInt64) {
+        state.withLock { $0.byClient[clientID]?[connectionID]?.loginOrder = order }
     }
 
     /// Ends one client's session on one connection and returns it, if it was open.
