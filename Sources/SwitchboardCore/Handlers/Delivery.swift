@@ -81,9 +81,16 @@ struct Delivery: Sendable {
     /// Sends a session those of `seqs` still pending for its device that were not delivered
     /// to it since it opened: the ones its catch-up missed.
     func sendMissed(_ seqs: [Int64], to session: Presence.Session) async throws {
-        guard var next = seqs.min(), let last = seqs.max() else { return }
-        while next <= last,
-              let sent = try await sendPending(to: session.device, on: [session.connection], seqs: next...last, lastDeliveredBefore: session.openedAt) {
+        guard let first = seqs.min(), let last = seqs.max() else { return }
+        try await sendAllPending(to: session.device, on: [session.connection], from: first, through: last, lastDeliveredBefore: session.openedAt)
+    }
+
+    /// `sendPending`, batch after batch, until everything from `first` through `last` is sent.
+    func sendAllPending(
+        to device: DeviceAddress, on connections: [Connection], from first: Int64, through last: Int64, lastDeliveredBefore cutoff: Int64
+    ) async throws {
+        var next = first
+        while next <= last, let sent = try await sendPending(to: device, on: connections, seqs: next...last, lastDeliveredBefore: cutoff) {
             next = sent + 1
         }
     }

@@ -175,11 +175,7 @@ struct SessionCommands: Sendable {
     private func catchUp(_ session: Presence.Session, upTo lastSeq: Int64) async throws {
         let (device, connection) = (session.device, session.connection)
         do {
-            var next: Int64 = 1
-            while next <= lastSeq,
-                  let last = try await delivery.sendPending(to: device, on: [connection], seqs: next...lastSeq, lastDeliveredBefore: .max) {
-                next = last + 1
-            }
+            try await delivery.sendAllPending(to: device, on: [connection], from: 1, through: lastSeq, lastDeliveredBefore: .max)
         } catch {
             _ = context.presence.caughtUp(clientID: device.clientID, connectionID: connection.id)
             throw error
