@@ -22,17 +22,9 @@ import Testing
         return try codec.decode(.binary(frame.payload))
     }
 
-    /// Runs `body` on a new thread: it blocks on the socket, which must not hold up the
-    /// server's tasks.
-    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-        }
-    }
-
     @Test func pingsAreAnsweredWithTheirData() async throws {
         let server = try await TestServer.start()
-        let pong = try await Self.onThread { [port = server.port] in
+        let pong = try await RawWebSocket.onThread { [port = server.port] in
             let socket = try RawWebSocket(port: port)
             try socket.send([.init(opcode: RawWebSocket.Frame.ping, payload: Array("are you there".utf8))])
             return try socket.receive()
@@ -43,7 +35,7 @@ import Testing
 
     @Test func aCommandSentInFragmentsIsHandledWhole() async throws {
         let server = try await TestServer.start()
-        let reply = try await Self.onThread { [port = server.port] in
+        let reply = try await RawWebSocket.onThread { [port = server.port] in
             let socket = try RawWebSocket(port: port)
             let bytes = Self.echo(serial: 7)
             try socket.send([
@@ -63,7 +55,7 @@ import Testing
 
     @Test func fragmentsAddingUpToMoreThanTheLimitCloseWith1009() async throws {
         let server = try await TestServer.start { $0.maxFrameBytes = 1024 }
-        let frames = try await Self.onThread { [port = server.port] in
+        let frames = try await RawWebSocket.onThread { [port = server.port] in
             let socket = try RawWebSocket(port: port)
             try socket.send([
                 .init(fin: false, opcode: RawWebSocket.Frame.binary, payload: Array(repeating: 1, count: 800)),
@@ -79,7 +71,7 @@ import Testing
 
     @Test func aClientsCloseIsAnsweredWithItsCodeAndTheSocketClosed() async throws {
         let server = try await TestServer.start()
-        let frames = try await Self.onThread { [port = server.port] in
+        let frames = try await RawWebSocket.onThread { [port = server.port] in
             let socket = try RawWebSocket(port: port)
             try socket.send([.init(opcode: RawWebSocket.Frame.close, payload: [0x03, 0xE8])])
             return [try socket.receive(), try socket.receive()]
@@ -94,7 +86,7 @@ import Testing
     @Test func commandsSentWithoutWaitingAreAllAnsweredInOrder() async throws {
         let server = try await TestServer.start()
         let count: Int32 = 2000
-        let replies = try await Self.onThread { [port = server.port] in
+        let replies = try await RawWebSocket.onThread { [port = server.port] in
             let socket = try RawWebSocket(port: port)
             try socket.send((1...count).map { .init(opcode: RawWebSocket.Frame.binary, payload: Self.echo(serial: $0)) })
             return try (1...count).map { _ in try socket.receive() }

@@ -69,6 +69,17 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
         context.read()
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The server allows remote half-closure (for HTTP), so a client's FIN arrives as this
+        // event instead of closing the channel. LeanCloud's SDKs never half-close a
+        // WebSocket: end of input means the client is gone (its app killed, its network
+        // dropped), and waiting for the idle sweep would keep it online for minutes.
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         end()
         context.fireChannelInactive()

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,15 @@ final class RawWebSocket {
         static let continuation: UInt8 = 0x0, text: UInt8 = 0x1, binary: UInt8 = 0x2, close: UInt8 = 0x8, ping: UInt8 = 0x9, pong: UInt8 = 0xA
     }
 
-    private let socket: Int32
+    /// How a client can vanish without a close frame.
+    enum Drop {
+        /// A FIN: the app closed its socket (or was killed, and the kernel closed it).
+        case endOfInput
+        /// A reset: the connection aborted.
+        case reset
+    }
+
+    private var socket: Int32
     private var buffered: [UInt8] = []
 
     init(port: Int, subprotocol: String = "lc.protobuf2.3", timeout: Duration = .seconds(10)) throws {
@@ -41,7 +50,52 @@ final class RawWebSocket {
         guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "not upgraded: \(head)") }
     }
 
-    deinit { close(socket) }
+    /// Runs `body` on a new thread: its reads block, which must not hold up the server's
+    /// tasks.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    deinit { if socket >= 0 { close(socket) } }
+
+    /// Ends the connection as a killed app or a lost network does: no close frame.
+    func drop(_ how: Drop) {
+        switch how {
+        case .endOfInput:
+            shutdown(socket, Int32(SHUT_WR))
+        case .reset:
+            // Closing with a zero linger time sends a reset instead of a FIN.
+            var abort = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(socket, SOL_SOCKET, SO_LINGER, &abort, socklen_t(MemoryLayout<linger>.size))
+            close(socket)
+            socket = -1
+        }
+    }
+
+    /// Hands the socket over to the caller, who closes it: a connection that has sent its
+    /// FIN stays open for reading, as a phone's whose network died would look to the server.
+    func releaseSocket() -> Int32 {
+        defer { socket = -1 }
+        return socket
+    }
+
+    /// Sends `command` as one binary frame, encoded for `codec`'s subprotocol.
+    func send(_ command: GenericCommand, codec: FrameCodec) throws {
+        guard case .binary(let bytes) = codec.encode(command) else { throw Failure(description: "not a binary subprotocol") }
+        try send([Frame(opcode: Frame.binary, payload: bytes)])
+    }
+
+    /// The next command the server sends, skipping control frames; nil once it has closed.
+    func receiveCommand(codec: FrameCodec) throws -> GenericCommand? {
+        while let frame = try receive() {
+            if frame.opcode == Frame.close { return nil }
+            guard frame.opcode == Frame.binary else { continue }
+            return try codec.decode(.binary(frame.payload))
+        }
+        return nil
+    }
 
     /// Writes `frames` in one go, each masked as a client must.
     func send(_ frames: [Frame]) throws {
