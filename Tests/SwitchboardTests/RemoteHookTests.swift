@@ -112,6 +112,27 @@ import Testing
         #expect(hooks.metrics.registry.emitToString().contains(#"switchboard_hook_timeouts_total{handler="slow",kind="remote",point="_messageReceived"} 1"#))
     }
 
+    /// An engine whose process is gone refuses the connection: each call fails at once under
+    /// its policy and counts towards the breaker, instead of waiting out its budget.
+    @Test func anEngineThatRefusesConnectionsFailsAtOnce() async throws {
+        // A port held and never listened on refuses every connection, and no other test's
+        // server can take it meanwhile.
+        let held = try LoopbackTCP.bindWithoutListening()
+        defer { close(held.descriptor) }
+        var remote = RemoteEngine(name: "gone", url: URL(string: "http://127.0.0.1:\(held.port)")!, hookKey: "k")
+        remote.budget = .seconds(3)
+        remote.breakerFailures = 2
+        let hooks = Self.pipeline(remote)
+        for _ in 0..<2 {
+            #expect(await hooks.run(MessageReceivedRequest.sample("goes on")).request.content == "goes on")
+        }
+        let metrics = hooks.metrics.registry.emitToString()
+        #expect(metrics.contains(#"switchboard_hook_failures_total{handler="gone",kind="remote",point="_messageReceived"} 2"#))
+        #expect(!metrics.contains(#"switchboard_hook_timeouts_total{handler="gone",kind="remote",point="_messageReceived"} 1"#))
+        #expect(!metrics.contains(#"switchboard_hook_timeouts_total{handler="gone",kind="remote",point="_messageReceived"} 2"#))
+        #expect(metrics.contains(#"switchboard_remote_engine_up{engine="gone"} 0"#))
+    }
+
     @Test func aFailingEngineIsCutOff() async throws {
         let engine = try await FakeEngine.start()
         defer { Task { await engine.stop() } }

@@ -2,7 +2,11 @@ import AsyncHTTPClient
 
 /// The server's one HTTP client for calls it makes on hooks' behalf (scripts' requests,
 /// remote hooks): pooled keep-alive connections with TCP_NODELAY (SwiftNIO's default for
-/// clients), no redirects followed by the client itself.
+/// clients), no redirects followed by the client itself. A connection that cannot be made
+/// (refused, unreachable) fails its request at once instead of being tried again with
+/// backoff until the connect time-out: a hook call has a budget of its own, and an engine
+/// that is down should cost each call microseconds under its failure policy (and count
+/// towards its circuit breaker), not the whole budget.
 enum OutboundHTTP {
     /// Connections kept per host; remote engines cap their calls in flight to the same.
     static let connectionsPerHost = 64
@@ -13,7 +17,13 @@ enum OutboundHTTP {
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
         configuration: .init(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)),
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
+            connectionPool: pool
         )
     )
+
+    private static var pool: HTTPClient.Configuration.ConnectionPool {
+        var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
+        pool.retryConnectionEstablishment = false
+        return pool
+    }
 }
