@@ -38,7 +38,6 @@ struct Serve: AsyncParsableCommand {
         }
         let logger = Logger(label: "switchboard")
         let application = try await SwitchboardApplication(config: settings, logger: logger, plugins: SwitchboardCommand.plugins)
-        logger.notice("database", metadata: ["path": "\(settings.databasePath)"])
         try await application.run()
     }
 }

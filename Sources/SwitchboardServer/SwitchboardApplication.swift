@@ -42,6 +42,8 @@ public struct SwitchboardApplication: Sendable {
         if let keywordFilter { hooks.register(keywordFilter) }
         if let messageTypes = config.messageTypes { hooks.register(MessageTypeValidator(settings: messageTypes)) }
         if let url = config.postgresURL {
+            let location = try PostgresStore.location(of: url)
+            logger.notice("database", metadata: ["postgresql": "\(location)"])
             let postgres = try await PostgresStore(url: url, maxConnections: config.postgresMaxConnections, logger: logger)
             store = postgres
             let link = try await PostgresNodeLink(
@@ -53,6 +55,7 @@ public struct SwitchboardApplication: Sendable {
             ).set(to: 1.0)
             nodeLink = link
         } else {
+            logger.notice("database", metadata: ["sqlite": "\(config.databasePath)"])
             store = try SQLiteStore(path: config.databasePath)
             nodeLink = nil
         }

@@ -48,6 +48,12 @@ enum PostgresConnectionSettings {
         )
     }
 
+    /// Where `text` points, for the log: `user@host:port/database`, without the password.
+    static func location(url text: String) throws -> String {
+        let url = try parse(text)
+        return "\(url.user)@\(url.host):\(url.port)/\(url.database ?? url.user)"
+    }
+
     private static func parse(_ text: String) throws -> Parsed {
         guard let url = URLComponents(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else {
             throw Invalid(description: "storage.postgres.url: a postgres:// URL")

@@ -19,7 +19,7 @@ public final class PostgresStore: MessageStore {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
-        running = Task { await client.run() }
+        running = await client.runInBackground()
         do {
             try await migrate()
         } catch {
@@ -32,6 +32,11 @@ public final class PostgresStore: MessageStore {
     /// (checked when the config is read, before anything connects).
     public static func checkURL(_ url: String) throws {
         _ = try PostgresConnectionSettings.configuration(url: url)
+    }
+
+    /// The database `url` names, for the log: `user@host:port/database`, no password.
+    public static func location(of url: String) throws -> String {
+        try PostgresConnectionSettings.location(url: url)
     }
 
     /// Closes the connections, and returns once they are closed.

@@ -20,6 +20,21 @@ import Testing
         }
     }
 
+    /// The start names the database in use, without its password, and nothing else:
+    /// PostgreSQL's client is running before the first query (PostgresNIO warns otherwise).
+    @Test func theLogNamesTheDatabaseInUse() async throws {
+        let server = try await ServerProcess.start(dataDirectory: TestServer.temporaryDirectory())
+        let log = try String(contentsOfFile: server.log, encoding: .utf8)
+        _ = try await server.terminate()
+        if TestDatabase.usesPostgres {
+            #expect(log.contains("postgresql=postgres@127.0.0.1:"))
+            #expect(!log.contains("sqlite"), "\(log)")
+            #expect(!log.contains("hasn't been called yet"), "\(log)")
+        } else {
+            #expect(log.contains("sqlite=\(server.dataDirectory)/switchboard.sqlite"), "\(log)")
+        }
+    }
+
     /// A URL without a user reaches the store, which says what is wrong before connecting.
     @Test func aURLWithoutAUserIsRefusedAtStart() async throws {
         await #expect(throws: (any Error).self) {

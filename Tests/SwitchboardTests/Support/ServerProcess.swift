@@ -10,6 +10,8 @@ struct ServerProcess: Sendable {
     let pid: pid_t
     let port: Int
     let dataDirectory: String
+    /// Where its standard output and error go.
+    let log: String
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -46,7 +48,7 @@ struct ServerProcess: Sendable {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             if let port = listeningPort(inLog: log) {
-                return ServerProcess(pid: pid, port: port, dataDirectory: dataDirectory)
+                return ServerProcess(pid: pid, port: port, dataDirectory: dataDirectory, log: log)
             }
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
