@@ -167,4 +167,5 @@ final class CollectingOutbox: Outbox {
     func send(_ command: GenericCommand) { commands.withLock { $0.append(command) } }
     var backlog: Int { 0 }
     func close() {}
+    var isOpen: Bool { true }
 }

@@ -147,9 +147,12 @@ extension PostgresStore {
                     AND message_seq BETWEEN \(seqs.lowerBound) AND \(seqs.upperBound) AND delivered_at < \(cutoff)
                 ORDER BY message_seq LIMIT \(limit)
             ), sent AS (
+                -- The cutoff again: a row another reader took since this statement's snapshot
+                -- was locked by it, and is re-read here once it commits; without the check it
+                -- would be taken (and sent) twice.
                 UPDATE device_inbox SET delivered_at = \(now) FROM picked
                 WHERE device_inbox.client_id = \(device.clientID) AND device_inbox.device_key = \(device.key)
-                    AND device_inbox.message_seq = picked.message_seq
+                    AND device_inbox.message_seq = picked.message_seq AND device_inbox.delivered_at < \(cutoff)
                 RETURNING device_inbox.message_seq
             )
             SELECT message.* FROM message JOIN sent ON message.seq = sent.message_seq ORDER BY message.seq

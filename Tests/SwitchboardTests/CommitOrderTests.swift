@@ -1,3 +1,4 @@
+import SwitchboardCore
 import SwitchboardWire
 import Testing
 
@@ -32,6 +33,46 @@ struct CommitOrderTests {
             $0.cmd == .direct && $0.directMessage.msg == "SLOW"
         }
         try await server.stop()
+    }
+
+    /// Two readers of a device's queue at once (its catch-up and a redelivery, or the
+    /// look-up of a delivery the catch-up may have missed) take a pending message once: the
+    /// second waits for the first's row lock, then finds the row taken.
+    @Test func aMessageTakenByOneReaderIsNotTakenAgainByOneWaitingForIt() async throws {
+        let server = try await TestServer.start { $0.redeliverySeconds = 600 }
+        try await server.registerDevice("bob", token: "bobs-phone", deviceID: "phone")
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("once", cid: cid)
+        let device = DeviceAddress(clientID: "bob", deviceID: "phone", tag: nil)
+        let directory = server.config.dataDirectory
+        let second = try await TestDatabase.withStore(dataDirectory: directory) { store in
+            // The first reader takes the message (as `messagesToDeliver` marks it) and has not
+            // committed yet when the second reads.
+            try await TestDatabase.holdingTransaction(
+                "UPDATE device_inbox SET delivered_at = \(sent.t + 100) WHERE client_id = 'bob'", onDatabaseOf: directory
+            ) {
+                let second = Task {
+                    try await store.messagesToDeliver(to: device, seqs: 1...Int64.max, lastDeliveredBefore: sent.t + 50, now: sent.t + 200, limit: 10)
+                }
+                try await waitUntilAQueryWaitsForALock(on: server)
+                return second
+            }.value
+        }
+        #expect(second.isEmpty, "taken twice: \(second.map(\.id))")
+        try await server.stop()
+    }
+
+    private func waitUntilAQueryWaitsForALock(on server: TestServer) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let waiting = try await TestDatabase.count(
+                "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = $1", "Lock", in: server.config
+            )
+            if waiting > 0 { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestClient.Timeout(description: "the second reader never waited for the first's lock")
     }
 
     private func waitUntilAMessageIsHeld(on server: TestServer) async throws {

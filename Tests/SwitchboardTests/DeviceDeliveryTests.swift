@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SwitchboardHooks
 import SwitchboardWire
 import Testing
 
@@ -85,6 +86,42 @@ import Testing
         try await sending.value
         #expect(duplicates.isEmpty, "\(duplicates.count) delivered twice")
         #expect(outOfOrder == 0)
+        try await server.stop()
+    }
+
+    /// A device that logs in again while its previous connection's last commands, an ack
+    /// among them, are still being handled gets its catch-up after them: what it
+    /// acknowledged there does not come again. The previous connection sent a slow command
+    /// (a hook takes a second over it), then the ack, then its FIN.
+    @Test func anAckStillBeingHandledOnTheDevicesLastConnectionHoldsItsNextCatchUp() async throws {
+        let slow = ScriptedPlugin(name: "slow", budget: .seconds(10)) { request in
+            if request.content == "slow" { try await Task.sleep(for: .seconds(1)) }
+            return .passThrough
+        }
+        let server = try await TestServer.start(plugins: [slow])
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("acknowledged once", cid: cid)
+
+        let codec = FrameCodec(subprotocol: .protobuf3)
+        let halfOpen = try await RawWebSocket.onThread { [port = server.port, appID = server.config.appID] in
+            let socket = try RawWebSocket(port: port)
+            var open = GenericCommand.open("bob", appID: appID)
+            open.i = 1
+            open.sessionMessage.deviceID = "phone"
+            try socket.send(open, codec: codec)
+            while let command = try socket.receiveCommand(codec: codec), command.directMessage.id != sent.uid {}
+            var slowSend = GenericCommand.text("slow", cid: cid)
+            slowSend.i = 2
+            try socket.send(slowSend, codec: codec)
+            try socket.send(.ack(ids: [sent.uid]), codec: codec)
+            socket.drop(.endOfInput)
+            return socket.releaseSocket()
+        }
+        defer { close(halfOpen) }
+
+        let phone = try await login("bob", device: "phone", on: server)
+        #expect(try await phone.collect(for: .seconds(2)) { $0.cmd == .direct && $0.directMessage.id == sent.uid }.isEmpty)
         try await server.stop()
     }
 }

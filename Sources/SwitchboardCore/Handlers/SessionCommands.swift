@@ -58,6 +58,7 @@ struct SessionCommands: Sendable {
         let device = namesDevice || tokenDevice == nil
             ? DeviceAddress(clientID: clientID, deviceID: open.hasDeviceID ? open.deviceID : nil, tag: tag)
             : DeviceAddress(clientID: clientID, key: tokenDevice ?? "")
+        await awaitEndedConnections(of: device)
         let lastSeen = try await context.store.deviceSeen(device, at: now)
         var session = Presence.Session(connection: connection, tag: tag, device: device)
         session.openedAt = now
@@ -113,6 +114,22 @@ struct SessionCommands: Sendable {
             try await delivery.sendPatches(to: clientID, on: connection, since: open.lastPatchTime)
         }
         await hooks.online(clientID, session: session, reconnect: open.r)
+    }
+
+    /// How long a login waits for its device's ended connections to be wound up.
+    static let endedConnectionWait: Duration = .seconds(3)
+
+    /// Waits, at most `endedConnectionWait`, until `device` has no session left on a
+    /// connection that has ended. Such a connection's last commands are still being
+    /// handled, in order, an ack among them: a catch-up read before that ack commits would
+    /// send again what the device acknowledged (an app that reconnects as soon as its socket
+    /// drops logs in while its previous connection's commands wait behind a slow hook).
+    private func awaitEndedConnections(of device: DeviceAddress) async {
+        let deadline = ContinuousClock.now + Self.endedConnectionWait
+        while context.presence.sessions(of: device.clientID).contains(where: { $0.device == device && !$0.connection.outbox.isOpen }),
+              ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// Whether a session of `clientID` other than one on `connection` holds `tag`, on any node.

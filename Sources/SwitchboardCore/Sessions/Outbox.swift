@@ -10,6 +10,9 @@ public protocol Outbox: Sendable {
     var backlog: Int { get }
     /// Sends nothing more and closes the connection once what was queued is written.
     func close()
+    /// False once the connection has ended (closed by either side), while what it received
+    /// before may still be being handled.
+    var isOpen: Bool { get }
 }
 
 extension Outbox {

@@ -66,6 +66,8 @@ final class WebSocketOutbox: Outbox {
 
     var backlog: Int { queued.load(ordering: .relaxed) }
 
+    var isOpen: Bool { channel.isActive }
+
     /// Starts the close handshake after the frames sent before it.
     func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }

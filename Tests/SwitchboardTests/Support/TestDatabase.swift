@@ -76,6 +76,24 @@ enum TestDatabase {
         }
     }
 
+    /// Runs `sql` in a transaction on the PostgreSQL database of the server with
+    /// `dataDirectory`, calls `whileOpen` with it still open (its row locks held), then
+    /// commits.
+    static func holdingTransaction<Result: Sendable>(
+        _ sql: String, onDatabaseOf dataDirectory: String, whileOpen: () async throws -> Result
+    ) async throws -> Result {
+        guard let url = try await url(for: dataDirectory) else { return try await whileOpen() }
+        return try await withClient(url) { client in
+            try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: Logger(label: "test-database"))
+                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test-database"))
+                let result = try await whileOpen()
+                try await connection.query("COMMIT", logger: Logger(label: "test-database"))
+                return result
+            }
+        }
+    }
+
     /// A store on the database a server with `dataDirectory` would use, to set data up before it starts.
     static func withStore<Result: Sendable>(dataDirectory: String, _ body: (any MessageStore) async throws -> Result) async throws -> Result {
         guard let url = try await url(for: dataDirectory) else {
