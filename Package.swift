@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "SwitchboardFuzz", dependencies: ["SwitchboardWire", "SwitchboardJSON"]),
         .target(name: "CLibFuzzer"),
         .target(name: "CSpawn"),
+        .target(name: "CHostGate"),
         .executableTarget(name: "switchboard-fuzz", dependencies: ["SwitchboardFuzz", "CLibFuzzer"]),
         .systemLibrary(
             name: "CJavaScriptCore",
@@ -44,6 +45,7 @@ let package = Package(
             name: "SwitchboardJS",
             dependencies: [
                 "CJavaScriptCore",
+                "CHostGate",
                 "CSpawn",
                 "SwitchboardHooks",
                 "SwitchboardJSON",

@@ -66,12 +66,30 @@ final class ScriptPool: Sendable {
     /// Runs a call on the least busy worker whose host is not being replaced (any worker if
     /// all are).
     func invoke(_ key: ScriptWorker.Key, hook: String, paramsJSON: String) async -> ScriptWorker.Call {
+        await (Self.leastBusy(of: workers) ?? workers[0]).invoke(key, hook: hook, paramsJSON: paramsJSON)
+    }
+
+    /// The worker with the fewest requests among those whose host is ready and not stalled.
+    private static func leastBusy(of workers: [ScriptWorker]) -> ScriptWorker? {
         var chosen: ScriptWorker?
         var chosenLoad = Int.max
         for worker in workers {
             if let load = worker.loadUnlessStalled, load < chosenLoad { (chosen, chosenLoad) = (worker, load) }
         }
-        return await (chosen ?? workers[0]).invoke(key, hook: hook, paramsJSON: paramsJSON)
+        return chosen
+    }
+
+    /// Kills the hosts stuck past their budget and grace, and sends the calls waiting behind
+    /// a request past its budget to the other hosts (with one host, they wait).
+    fileprivate static func watch(_ workers: [ScriptWorker]) {
+        for worker in workers {
+            _ = worker.killIfOverdue()
+            let others = workers.filter { $0 !== worker }
+            guard leastBusy(of: others) != nil else { continue }
+            for call in worker.takeBackCallsBehindAnOverrun() {
+                (leastBusy(of: others) ?? others[0]).run(call)
+            }
+        }
     }
 
     func unload(_ key: ScriptWorker.Key) {
@@ -80,7 +98,8 @@ final class ScriptPool: Sendable {
 }
 
 /// Looks for overdue requests from a thread of its own: a caller blocked writing to a stuck
-/// host must not be what keeps the host from being killed.
+/// host must not be what keeps the host from being killed, nor what keeps the calls behind
+/// it waiting.
 private final class OverdueWatch: Sendable {
     private let running = Atomic<Bool>(true)
 
@@ -89,7 +108,7 @@ private final class OverdueWatch: Sendable {
         let thread = Thread { [self] in
             while running.load(ordering: .relaxed) {
                 usleep(microseconds)
-                for worker in workers { _ = worker.killIfOverdue() }
+                ScriptPool.watch(workers)
             }
         }
         thread.name = "switchboard.js.overdue"

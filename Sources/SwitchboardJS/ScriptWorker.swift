@@ -53,6 +53,9 @@ final class ScriptWorker: Sendable {
 
     private struct State {
         var host: HostProcess?
+        /// Whether the host has said it is ready: until then it is starting, and neither
+        /// its time nor its CPU is the first request's.
+        var ready = false
         var stopped = false
         var nextID: Int64 = 0
         /// Requests the host has not answered, in the order sent; the first is running.
@@ -97,7 +100,7 @@ final class ScriptWorker: Sendable {
     /// (it may be about to be killed): the pool sends work elsewhere meanwhile.
     var loadUnlessStalled: Int? {
         state.withLock { state in
-            guard state.killedFor == nil, state.host != nil else { return nil }
+            guard state.killedFor == nil, state.host != nil, state.ready else { return nil }
             if let head = state.pending.first, Int64(Self.uptime - state.headSince) > state.budget(of: head) { return nil }
             return state.pending.count
         }
@@ -133,9 +136,45 @@ final class ScriptWorker: Sendable {
 
     func invoke(_ key: Key, hook: String, paramsJSON: String) async -> Call {
         await withCheckedContinuation { continuation in
-            send(key: key, budget: 0, waiter: .call(continuation)) { state, id in
-                .invoke(id: id, key: key, hook: hook, paramsJSON: paramsJSON)
+            run(WaitingCall(key: key, hook: hook, paramsJSON: paramsJSON, continuation: continuation))
+        }
+    }
+
+    /// A call sent to a host and not started there, with its caller waiting.
+    struct WaitingCall: Sendable {
+        var key: Key
+        var hook: String
+        var paramsJSON: String
+        var continuation: CheckedContinuation<Call, Never>
+    }
+
+    /// Sends `call` to this worker's host; its caller hears from here.
+    func run(_ call: WaitingCall) {
+        send(key: call.key, budget: 0, waiter: .call(call.continuation)) { _, id in
+            .invoke(id: id, key: call.key, hook: call.hook, paramsJSON: call.paramsJSON)
+        }
+    }
+
+    /// Takes back the calls waiting behind a request that has run past its budget, for
+    /// another host: they would otherwise wait for it to end, or for this host to be killed
+    /// and started again with every script. Calls the host has started stay; the host skips
+    /// those taken back (see `HostGate`), so none runs twice.
+    func takeBackCallsBehindAnOverrun() -> [WaitingCall] {
+        state.withLock { state in
+            guard state.ready, state.killedFor == nil, let host = state.host, let head = state.pending.first,
+                  Int64(Self.uptime - state.headSince) > state.budget(of: head),
+                  state.pending.dropFirst().contains(where: { !$0.waiter.isLoad })
+            else { return [] }
+            let lastStarted = host.gate.takeBack(through: state.nextID)
+            var taken: [WaitingCall] = []
+            state.pending.removeAll { pending in
+                guard pending.id > lastStarted, case .call(let continuation) = pending.waiter,
+                      case .invoke(_, let key, let hook, let paramsJSON) = pending.request
+                else { return false }
+                taken.append(WaitingCall(key: key, hook: hook, paramsJSON: paramsJSON, continuation: continuation))
+                return true
             }
+            return taken
         }
     }
 
@@ -151,6 +190,13 @@ final class ScriptWorker: Sendable {
         let cpu = host.cpuTime()
         return state.withLock { state in
             guard state.killedFor == nil, let head = state.pending.first, head.id == headID else { return false }
+            guard state.ready else {
+                // A host still starting is not charged for it; one that never gets there is.
+                guard Int64(Self.uptime - state.headSince) > Self.nanoseconds(Self.startupLimit) else { return false }
+                state.killedFor = head.id
+                host.kill()
+                return true
+            }
             guard state.watched?.id == headID, let cpuAtFirstSight = state.watched?.cpu else {
                 state.watched = (headID, cpu)
                 return false
@@ -163,6 +209,9 @@ final class ScriptWorker: Sendable {
             return true
         }
     }
+
+    /// How long a host may take to start (on a machine too busy to run it, or stuck).
+    static let startupLimit: Duration = .seconds(30)
 
     /// Ends the host for good; waiting requests fail.
     func stop() {
@@ -236,7 +285,10 @@ final class ScriptWorker: Sendable {
     private func launch() {
         do {
             let host = try HostProcess.launch(executable: executable, allowance: allowance)
-            state.withLock { $0.host = host }
+            state.withLock { state in
+                state.host = host
+                state.ready = false
+            }
             let reader = Thread { [self] in readReplies() }
             reader.name = "switchboard.js.host.\(index)"
             reader.start()
@@ -252,6 +304,15 @@ final class ScriptWorker: Sendable {
             while let frame = try? input.next(), let reply = try? HostReply(decoding: frame) {
                 if case .asked(let id, let questions) = reply {
                     answer(questions, forCall: id)
+                    continue
+                }
+                if case .ready = reply {
+                    state.withLock { state in
+                        state.ready = true
+                        // The first request's time and CPU count from here.
+                        state.headSince = Self.uptime
+                        state.watched = nil
+                    }
                     continue
                 }
                 let waiter = state.withLock { state -> Waiter? in
@@ -315,6 +376,7 @@ final class ScriptWorker: Sendable {
                 }
                 let host = try? HostProcess.launch(executable: executable, allowance: allowance)
                 state.host = host
+                state.ready = false
                 guard host != nil else {
                     abandoned += state.pending
                     state.pending = []

@@ -62,10 +62,14 @@ enum HostReply {
     case called(id: Int64, ScriptWorker.Call)
     /// Call `id` waits for the server's answers to these questions (JSON: `[{id, kind, request}]`).
     case asked(id: Int64, json: String)
+    /// The host has started (JavaScriptCore set up) and reads requests: the time and CPU it
+    /// took to get here are not the first request's.
+    case ready
 
     var id: Int64 {
         switch self {
         case .loaded(let id, _), .called(let id, _), .asked(let id, _): id
+        case .ready: 0
         }
     }
 
@@ -101,6 +105,8 @@ enum HostReply {
             writer.byte(4)
             writer.integer(id)
             writer.string(json)
+        case .ready:
+            writer.byte(5)
         }
         return writer.bytes
     }
@@ -137,6 +143,8 @@ enum HostReply {
             self = .called(id: id, ScriptWorker.Call(outcome: outcome, logs: logs, heapBytes: heap < 0 ? nil : Int(heap)))
         case 4:
             self = .asked(id: try reader.integer(), json: try reader.string())
+        case 5:
+            self = .ready
         default:
             throw HostFrame.Broken()
         }

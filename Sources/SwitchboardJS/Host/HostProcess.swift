@@ -5,13 +5,15 @@ import Glibc
 import Foundation
 import Synchronization
 
-/// One running script host, seen from the server: its pid and the two pipes.
+/// One running script host, seen from the server: its pid, the two pipes and the page
+/// they share.
 struct HostProcess: Sendable {
     let pid: pid_t
     /// Requests go here (the host's standard input).
     let requests: Int32
     /// Replies come from here (the host's standard output).
     let replies: Int32
+    let gate: HostGate
 
     struct LaunchFailure: Error, CustomStringConvertible {
         var description: String
@@ -30,6 +32,8 @@ struct HostProcess: Sendable {
 
     /// Starts a host that may grow `allowance` bytes past what its scripts take to load.
     static func launch(executable: String, allowance: Int) throws(LaunchFailure) -> HostProcess {
+        let gate: HostGate
+        do { gate = try HostGate() } catch { throw LaunchFailure(description: error.description) }
         var toHost: [Int32] = [0, 0]
         var fromHost: [Int32] = [0, 0]
         guard pipe(&toHost) == 0 else { throw LaunchFailure(description: "pipe: \(String(cString: strerror(errno)))") }
@@ -45,9 +49,10 @@ struct HostProcess: Sendable {
         // dup2 clears close-on-exec on the copies, so only these two reach the host.
         posix_spawn_file_actions_adddup2(&actions, toHost[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromHost[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, gate.descriptor, HostGate.hostDescriptor)
         // Nothing else of the server's: SwiftNIO accepts sockets without close-on-exec, and a
         // host holding a client's socket would keep it connected after the server closed it.
-        let closing = switchboard_spawn_close_from(&actions, 3)
+        let closing = switchboard_spawn_close_from(&actions, HostGate.hostDescriptor + 1)
         let environment = ProcessInfo.processInfo.environment.merging([
             ScriptHost.environmentKey: "1", ScriptHost.allowanceKey: String(allowance),
         ]) { _, hosts in hosts }
@@ -65,7 +70,7 @@ struct HostProcess: Sendable {
             close(toHost[1]); close(fromHost[0])
             throw LaunchFailure(description: "cannot start the script host \(executable): \(String(cString: strerror(result)))")
         }
-        return HostProcess(pid: pid, requests: toHost[1], replies: fromHost[0])
+        return HostProcess(pid: pid, requests: toHost[1], replies: fromHost[0], gate: gate)
     }
 
     /// CPU time the host has used, all its threads, in nanoseconds; 0 if unreadable.

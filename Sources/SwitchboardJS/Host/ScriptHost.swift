@@ -39,8 +39,9 @@ public enum ScriptHost {
         // allowance counts from after that.
         _ = try? ScriptContext(source: "", file: "warm-up", budget: .seconds(1))
         memory.start()
-        var host = HostedScripts(memory: memory)
+        var host = HostedScripts(memory: memory, gate: HostGate.inHost())
         var channel = HostChannel()
+        channel.write(.ready)
         while let request = channel.next() {
             host.handle(request, on: &channel)
         }
@@ -101,6 +102,8 @@ private struct HostedScripts {
     static let maxQuestionRounds = 16
 
     let memory: MemoryWatch
+    /// Where the server takes back calls before they start; nil if it gave none.
+    let gate: HostGate?
     var contexts: [ScriptWorker.Key: ScriptContext] = [:]
 
     mutating func handle(_ request: HostRequest, on channel: inout HostChannel) {
@@ -121,6 +124,9 @@ private struct HostedScripts {
         case .setBudget(let key, let budget):
             contexts[key]?.setBudget(.nanoseconds(budget))
         case .invoke(let id, let key, let hook, let params):
+            // Taken back while this host was stuck in an earlier call: it runs elsewhere, and
+            // the server expects no answer from here.
+            guard gate?.mayStart(id) ?? true else { return }
             channel.write(.called(id: id, call(id, key, hook: hook, paramsJSON: params, on: &channel)))
         case .unload(let key):
             contexts[key] = nil
