@@ -23,7 +23,7 @@ struct CommitOrderTests {
         let carol = try await TestClient.login("carol", port: server.port)
         let cid = try await alice.startConversation(members: ["bob", "carol"])
         let slow = Task { try await alice.sendText("SLOW", cid: cid) }
-        try await waitUntilAMessageIsHeld(on: server)
+        try await waitUntilASessionWaits("wait_event", "PgSleep", on: server, else: "the slow message never reached its insert")
         try await carol.sendText("fast", cid: cid)
 
         let bob = try await TestClient.login("bob", port: server.port)
@@ -55,7 +55,7 @@ struct CommitOrderTests {
                 let second = Task {
                     try await store.messagesToDeliver(to: device, seqs: 1...Int64.max, lastDeliveredBefore: sent.t + 50, now: sent.t + 200, limit: 10)
                 }
-                try await waitUntilAQueryWaitsForALock(on: server)
+                try await waitUntilASessionWaits("wait_event_type", "Lock", on: server, else: "the second reader never waited for the first's lock")
                 return second
             }.value
         }
@@ -63,27 +63,17 @@ struct CommitOrderTests {
         try await server.stop()
     }
 
-    private func waitUntilAQueryWaitsForALock(on server: TestServer) async throws {
+    /// Waits until a session of the server's database waits for `event`, as
+    /// `pg_stat_activity`'s `column` names it (`wait_event` PgSleep, `wait_event_type` Lock).
+    private func waitUntilASessionWaits(_ column: String, _ event: String, on server: TestServer, else what: String) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             let waiting = try await TestDatabase.count(
-                "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = $1", "Lock", in: server.config
+                "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND \(column) = $1", event, in: server.config
             )
             if waiting > 0 { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw TestClient.Timeout(description: "the second reader never waited for the first's lock")
-    }
-
-    private func waitUntilAMessageIsHeld(on server: TestServer) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            let sleeping = try await TestDatabase.count(
-                "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event = $1", "PgSleep", in: server.config
-            )
-            if sleeping > 0 { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TestClient.Timeout(description: "the slow message never reached its insert")
+        throw TestClient.Timeout(description: what)
     }
 }
