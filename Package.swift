@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "CLibFuzzer"),
         .target(name: "CSpawn"),
         .target(name: "CHostGate"),
+        .target(name: "CMalloc"),
         .executableTarget(name: "switchboard-fuzz", dependencies: ["SwitchboardFuzz", "CLibFuzzer"]),
         .systemLibrary(
             name: "CJavaScriptCore",
@@ -91,6 +92,7 @@ let package = Package(
         .target(
             name: "SwitchboardServer",
             dependencies: [
+                "CMalloc",
                 "SwitchboardCore",
                 "SwitchboardHooks",
                 "SwitchboardJS",

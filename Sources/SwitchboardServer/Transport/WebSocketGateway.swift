@@ -41,11 +41,14 @@ final class WebSocketGateway: Sendable {
     /// Every open connection, so shutdown can say `goaway` to each and the idle sweep can
     /// close the silent.
     private let open = Mutex<[UInt64: Open]>([:])
+    /// Gives back what a wave of closed connections left free in malloc's heaps.
+    private let memoryTrim: MemoryTrim
 
     init(core: MessagingCore, limits: Limits, metrics: HookMetrics, logger: Logger) {
         self.core = core
         self.limits = limits
         self.logger = logger
+        memoryTrim = MemoryTrim(logger: logger)
         slowClientsDropped = metrics.makeCounter(
             subsystem: "connections", name: "slow_dropped", help: "Connections closed because their outbound queue was full."
         )
@@ -93,6 +96,7 @@ final class WebSocketGateway: Sendable {
                     outbox.close()
                     open.withLock { $0[id] = nil }
                     await core.connectionClosed(connection, silentFor: ContinuousClock.now - activity.lastSeen)
+                    memoryTrim.connectionClosed()
                     logger.debug("connection closed", metadata: ["connection": "\(id)"])
                     finished.succeed()
                 }
@@ -146,8 +150,9 @@ final class WebSocketGateway: Sendable {
     /// Closes connections that said nothing for too long, or never opened a session, and
     /// lets go of the tasks of those with nothing to handle. One sweep over all of them a
     /// second rather than a timer each: an idle connection then costs no task and no
-    /// wake-up of its own.
+    /// wake-up of its own. Returns free memory to the system after a wave of closes.
     func closeIdleConnections(now: ContinuousClock.Instant = .now) {
+        memoryTrim.sweep(now: now)
         let connections = open.withLock { Array($0.values) }
         for connection in connections {
             connection.inbound.releaseIdleWorker()
