@@ -34,9 +34,14 @@ final class HostGate: Sendable {
         self.descriptor = descriptor
     }
 
+    /// Set in a host's environment when the page is at `hostDescriptor`: a host started by
+    /// hand must not map whatever file it inherited there.
+    static let environmentKey = "SWITCHBOARD_SCRIPT_HOST_GATE"
+
     /// The page the server handed this host, or nil if there is none.
     static func inHost() -> HostGate? {
-        switchboard_host_gate_map(hostDescriptor).map { HostGate(page: $0) }
+        guard getenv(environmentKey).map({ String(cString: $0) }) == String(hostDescriptor) else { return nil }
+        return switchboard_host_gate_map(hostDescriptor).map { HostGate(page: $0) }
     }
 
     private init(page: UnsafeMutablePointer<switchboard_host_gate>) {

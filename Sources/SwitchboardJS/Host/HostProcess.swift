@@ -54,7 +54,7 @@ struct HostProcess: Sendable {
         // host holding a client's socket would keep it connected after the server closed it.
         let closing = switchboard_spawn_close_from(&actions, HostGate.hostDescriptor + 1)
         let environment = ProcessInfo.processInfo.environment.merging([
-            ScriptHost.environmentKey: "1", ScriptHost.allowanceKey: String(allowance),
+            ScriptHost.environmentKey: "1", ScriptHost.allowanceKey: String(allowance), HostGate.environmentKey: String(HostGate.hostDescriptor),
         ]) { _, hosts in hosts }
         var envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         var argv = [strdup(executable), strdup("script-host"), nil]
