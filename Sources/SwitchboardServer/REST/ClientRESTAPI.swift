@@ -36,7 +36,7 @@ struct ClientRESTAPI {
         guard request.header("X-LC-Id") == appID, key == appKey || key == masterKey + ",master" else {
             return RESTResponse.error(.unauthorized, code: 401, "Unauthorized.")
         }
-        guard let clientID = request.uri.queryParameters["client_id"].map(String.init), !clientID.isEmpty,
+        guard let clientID = QueryParameters(request)["client_id"], !clientID.isEmpty,
               let token = request.header("X-LC-IM-Session-Token"),
               core.sessionTokens.isValid(token, for: clientID, now: ServerClock.wallMilliseconds())
         else {

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import SwitchboardJSON
 
@@ -6,7 +7,7 @@ struct QueryParameters {
     private let values: [String: String]
 
     init(_ request: Request) {
-        values = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
+        values = Self.formDecoded(request.uri.query ?? "")
     }
 
     subscript(name: String) -> String? { values[name] }
@@ -33,5 +34,25 @@ struct QueryParameters {
             throw RESTFailure(message: "where is not a JSON object")
         }
         return value
+    }
+
+    /// The names and values of a query string as an HTML form encodes them: `+` is a space
+    /// (what Python's urlencode, Java's URLEncoder, URLSearchParams and curl's
+    /// `--data-urlencode` send for one), then `%XX` escapes. Hummingbird's own reading
+    /// leaves `+` as it is. A name given twice keeps its first value; an escape that is
+    /// not one is kept as written.
+    static func formDecoded(_ query: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = decoded(parts[0])
+            if values[name] == nil { values[name] = parts.count > 1 ? decoded(parts[1]) : "" }
+        }
+        return values
+    }
+
+    private static func decoded(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
     }
 }

@@ -14,7 +14,7 @@ struct RTMRoute {
     static let ttlSeconds: Int64 = 3600
 
     func respond(to request: Request) -> Response {
-        if let asked = request.uri.queryParameters["appId"], !asked.isEmpty, asked != appID {
+        if let asked = QueryParameters(request)["appId"], !asked.isEmpty, asked != appID {
             return RESTResponse.error(.notFound, code: 404, "no app \(asked) on this server")
         }
         guard let url = webSocketURL(for: request) else {
