@@ -14,4 +14,21 @@ import Testing
         #expect((found["results"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["x y"])
         try await server.stop()
     }
+
+    /// LeanCloud's own example of listing a blacklist sends `client_ids` in a GET's body,
+    /// and its DELETE examples send JSON with no Content-Type.
+    @Test func aGETsBodyIsIgnoredAndADELETEsIsReadWithoutAContentType() async throws {
+        let server = try await TestServer.start()
+        let cid = try #require(try await server.rest("POST", "/1.2/rtm/conversations", body: ["m": ["alice", "bob"]]).1["objectId"] as? String)
+        let path = "/1.2/rtm/conversations/\(cid)/blacklists"
+        #expect(try await server.rest("POST", path, body: ["client_ids": ["eve"]]).0 == 200)
+
+        let (listed, data) = try server.rawREST("GET", path, json: #"{"client_ids":["eve"]}"#)
+        #expect(listed == 200)
+        #expect((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["client_ids"] as? [String] == ["eve"])
+        let (removed, _) = try await server.restExchange("DELETE", path, body: ["client_ids": ["eve"]], contentType: false)
+        #expect(removed.statusCode == 200)
+        #expect(try await server.rest("GET", path).1["client_ids"] as? [String] == [])
+        try await server.stop()
+    }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -29,6 +30,16 @@ extension TestServer {
     func restData(
         _ method: String, _ path: String, body: [String: Any]? = nil, raw: String? = nil, key: String?? = .some(nil), sign: String? = nil
     ) async throws -> (Int, Data) {
+        let (response, data) = try await restExchange(method, path, body: body, raw: raw, key: key, sign: sign)
+        return (response.statusCode, data)
+    }
+
+    /// The whole response, headers too; `contentType`: false to send a body without one,
+    /// as `curl -d` examples do.
+    func restExchange(
+        _ method: String, _ path: String, body: [String: Any]? = nil, raw: String? = nil, key: String?? = .some(nil), sign: String? = nil,
+        contentType: Bool = true
+    ) async throws -> (HTTPURLResponse, Data) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         request.setValue(config.appID, forHTTPHeaderField: "X-LC-Id")
@@ -40,8 +51,29 @@ extension TestServer {
         if let sign { request.setValue(sign, forHTTPHeaderField: "X-LC-Sign") }
         if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
         if let raw { request.httpBody = Data(raw.utf8) }
-        if request.httpBody != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if request.httpBody != nil, contentType { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        return (try #require(response as? HTTPURLResponse), data)
+    }
+}
+
+extension TestServer {
+    /// A request with the master key written byte for byte, for what URLSession will not
+    /// send (a GET with a body); the connection closes after it. The status and body.
+    func rawREST(_ method: String, _ path: String, json: String) throws -> (Int, Data) {
+        let descriptor = try LoopbackTCP.connect(port: port)
+        defer { close(descriptor) }
+        let request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-LC-Id: \(config.appID)\r\nX-LC-Key: \(config.masterKey),master\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\nConnection: close\r\n\r\n\(json)"
+        let bytes = Array(request.utf8)
+        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw TestClient.Timeout(description: "write failed") }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = read(descriptor, &buffer, buffer.count), count > 0 { response += buffer[..<count] }
+        let text = String(decoding: response, as: UTF8.self)
+        guard let head = text.range(of: "\r\n\r\n"), let status = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+            throw TestClient.Timeout(description: "no HTTP response: \(text)")
+        }
+        return (status, Data(text[head.upperBound...].utf8))
     }
 }
