@@ -153,17 +153,18 @@ public struct SwitchboardApplication: Sendable {
         try await core.prepare()
         let scriptService = ScriptService(library: scripts, logger: logger)
         await scriptService.loadAll()
-        let router = Router(context: BasicRequestContext.self)
-        router.get("/health") { [store] _, _ in
+        var routes = HTTPRoutes()
+        routes.get("/health") { [store] _, _ in
             store.acceptsWrites
                 ? Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
                 : Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "database refuses writes; restart the server")))
         }
-        router.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
+        routes.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
         let route = RTMRoute(appID: config.appID, publicURL: config.publicURL)
-        router.get("/v1/route") { request, _ in route.respond(to: request) }
-        ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: router)
-        ServerRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: router)
+        routes.get("/v1/route") { request, _ in route.respond(to: request) }
+        ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: &routes)
+        ServerRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: &routes)
+        let router = routes.finished()
         let requestHeadDeadline = TimeAmount.seconds(Int64(config.requestHeadTimeoutSeconds))
         let app = Application(
             router: router,

@@ -171,7 +171,7 @@ import Testing
         #expect(try await server.rest("POST", path, raw: "{not json").0 == 400)
         #expect(try await server.rest("POST", path, body: ["message": "no sender"]).0 == 400)
         #expect(try await server.rest("POST", path, body: ["from_client": "alice", "message": "x", "priority": "urgent"]).0 == 400)
-        #expect(try await server.rest("POST", path, raw: "{\"from_client\":\"alice\",\"message\":\"" + String(repeating: "x", count: 70_000) + "\"}").0 == 400)
+        #expect(try await server.rest("POST", path, raw: "{\"from_client\":\"alice\",\"message\":\"" + String(repeating: "x", count: 70_000) + "\"}").0 == 413)
         #expect(try await server.rest("POST", "/1.2/rtm/conversations/nope/messages", body: ["from_client": "alice", "message": "x"]).0 == 400)
         #expect(try await server.rest("GET", "/1.2/rtm/conversations/nope/messages").0 == 404)
         #expect(try await bob.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)

@@ -13,7 +13,7 @@ struct ClientRESTAPI {
     let masterKey: String
     let core: MessagingCore
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: inout HTTPRoutes) {
         // The SDKs' catch-up on notices missed while offline. Switchboard replays those over
         // the WebSocket right after `session/opened` (SDKs that never call here get them
         // too), so this answers that nothing is left; handing them out here as well would
@@ -50,3 +50,6 @@ struct ClientRESTAPI {
 struct RESTFailure: Error {
     let message: String
 }
+
+/// A body over the REST API's limit: LeanCloud's 413 "Payload Too Large.".
+struct RESTPayloadTooLarge: Error {}

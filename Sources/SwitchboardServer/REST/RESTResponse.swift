@@ -18,13 +18,15 @@ enum RESTResponse {
     }
 
     /// Answers with `body`'s JSON, or with LeanCloud's error for what it threw: 107 for a
-    /// malformed request, 101 for an object that does not exist, 1 for a query the server cannot run, the command's own code for a
+    /// malformed request, 413 for a body too large, 101 for an object that does not exist, 1 for a query the server cannot run, the command's own code for a
     /// refusal (404 for a conversation or message that does not exist).
     static func answering(_ body: () async throws -> JSONValue) async -> Response {
         do {
             return json(try await body())
         } catch let failure as RESTFailure {
             return error(.badRequest, code: 107, failure.message)
+        } catch is RESTPayloadTooLarge {
+            return error(.contentTooLarge, code: 413, "Payload Too Large.")
         } catch let missing as RESTNotFound {
             return error(.notFound, code: 101, missing.message)
         } catch let unsupported as DocumentFilter.Unsupported {

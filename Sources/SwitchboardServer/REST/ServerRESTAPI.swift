@@ -21,10 +21,10 @@ struct ServerRESTAPI {
             + SystemConversationRoutes.routes(core) + ClientRoutes.routes(core) + InstallationRoutes.routes(core)
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: inout HTTPRoutes) {
         let routes = Self.routes(core)
         for route in routes {
-            router.on(RouterPath(route.routerPath), method: route.method) { request, context in
+            router.on(route.routerPath, method: route.method) { request, context in
                 await respond(to: request, parameters: context.parameters, route: route)
             }
         }
@@ -65,7 +65,7 @@ struct ServerRESTAPI {
         do {
             buffer = try await request.collectBody(upTo: maxBodyBytes)
         } catch {
-            throw RESTFailure(message: "the body is more than \(maxBodyBytes) bytes")
+            throw RESTPayloadTooLarge()
         }
         guard buffer.readableBytes > 0 else { return [:] }
         guard let value = try? JSONValue(parsing: String(buffer: buffer)) else { throw RESTFailure(message: "the body is not valid JSON") }

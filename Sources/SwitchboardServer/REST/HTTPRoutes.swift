@@ -1,0 +1,44 @@
+import Hummingbird
+
+/// The server's router, and the methods each of its paths takes: Hummingbird answers a
+/// request no handler takes with an empty 404 and keeps no list to tell a path it does not
+/// have from a method a path does not take, so every route is added through here.
+struct HTTPRoutes {
+    let router = Router(context: BasicRequestContext.self)
+    /// Hummingbird's form of each path (`/1.2/rtm/conversations/:conv_id`), by its
+    /// segments, with the methods it takes.
+    private var methods: [[Substring]: Set<HTTPRequest.Method>] = [:]
+
+    mutating func on(
+        _ path: String, method: HTTPRequest.Method, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> some ResponseGenerator
+    ) {
+        router.on(RouterPath(path), method: method, use: handler)
+        methods[Self.segments(path), default: []].insert(method)
+    }
+
+    mutating func get(_ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> some ResponseGenerator) {
+        on(path, method: .get, use: handler)
+    }
+
+    /// The router, answering what no route takes in LeanCloud's JSON. Call once every route
+    /// is in: a middleware added last wraps only the router's own not-found answer.
+    func finished() -> Router<BasicRequestContext> {
+        router.add(middleware: UnroutedRequestMiddleware(methods: allowed))
+        return router
+    }
+
+    /// The methods a request's path is routed for (none: the path is not routed).
+    private var allowed: @Sendable (String) -> Set<HTTPRequest.Method> {
+        { [methods] path in
+            let requested = Self.segments(path)
+            return methods.reduce(into: []) { found, entry in
+                guard entry.key.count == requested.count else { return }
+                if zip(entry.key, requested).allSatisfy({ $0.hasPrefix(":") || $0 == $1 }) { found.formUnion(entry.value) }
+            }
+        }
+    }
+
+    private static func segments(_ path: String) -> [Substring] {
+        path.split(separator: "/")
+    }
+}
