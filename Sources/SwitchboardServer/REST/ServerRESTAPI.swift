@@ -48,7 +48,9 @@ struct ServerRESTAPI {
             }
             var named: [String: String] = [:]
             for name in route.pathParameters { named[name] = parameters.get(name) }
-            return try await route.answer(RESTCall(pathParameters: named, query: QueryParameters(request), body: body))
+            let call = RESTCall(pathParameters: named, query: QueryParameters(request), body: body)
+            try await ConversationRoutes.requireKind(named: route, call, core: core)
+            return try await route.answer(call)
         }
     }
 

@@ -18,6 +18,32 @@ enum ConversationRoutes {
         ("/1.2/rtm/all-conversations", nil, "Query conversations of every kind"),
     ]
 
+    /// The kinds of conversation `{conv_id}` may be under each prefix; a route under none
+    /// names no kind.
+    private static let kindsByPrefix: [(prefix: String, kinds: Set<Conversation.Kind>)] = [
+        (conversations, [.normal, .temporary]), (chatrooms, [.transient]), (systemConversations, [.system]),
+    ]
+
+    /// Refuses a conversation of a kind the route's path does not name (a group deleted as
+    /// a chat room) as if it did not exist there. LeanCloud's docs do not say what it
+    /// answers; this is what these routes answer for an unknown id: the core's 404 with
+    /// 4303 (the sends, whose own check answers an unknown id 400 with 4401, answer a
+    /// conversation of the wrong kind with 404 and 4303 too). An unknown id is left to the
+    /// route.
+    static func requireKind(named route: RESTRoute, _ call: RESTCall, core: MessagingCore) async throws {
+        guard let kinds = kindsByPrefix.first(where: { route.path.hasPrefix($0.prefix + "/{conv_id}") })?.kinds else { return }
+        let id = call.path("conv_id")
+        let conversation: Conversation
+        do {
+            conversation = try await core.conversation(id)
+        } catch let error as CommandError where error.code == .conversationNotFound {
+            return
+        }
+        guard kinds.contains(conversation.kind) else {
+            throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
+        }
+    }
+
     static let listQuery: [RESTField] = [.string("where"), .string("order"), .integer("skip"), .integer("limit")]
 
     static func routes(_ core: MessagingCore) -> [RESTRoute] {
