@@ -83,8 +83,6 @@ import Testing
         #expect((try await server.rest("GET", base + "/member-infos?role=Manager").1["results"] as? [Any])?.count == 1)
         #expect(try await server.rest("DELETE", base + "/member-infos/\(bobsRow)").0 == 200)
         #expect((try await server.rest("GET", base + "/member-infos").1["results"] as? [Any])?.count == 1)
-        let (owner, why) = try await server.rest("POST", base + "/member-infos", body: ["clientId": "bob", "role": "Owner"])
-        #expect(owner == 400 && why["code"] as? Int == 107)
 
         #expect(try await server.rest("POST", base + "/permanent-silenceds", body: ["client_ids": ["carol"]]).0 == 200)
         #expect(try await carol.request(.text("hi", cid: cid)).ackMessage.code == 4563)
@@ -108,6 +106,33 @@ import Testing
         #expect(try await carol.request(.conversation(.add, cid: cid, members: ["carol"])).convMessage.failedPids.first?.code == 4548)
         #expect(try await server.rest("DELETE", base + "/blacklists", body: ["client_ids": ["carol", "alice"]]).0 == 200)
         #expect(try await server.rest("GET", base + "/blacklists").1["client_ids"] as? [String] == [])
+        try await server.stop()
+    }
+
+    /// LeanCloud answers a role given with the member-info record's id, the one GET lists
+    /// and DELETE takes; the creator owns a conversation for good.
+    @Test func aRoleGivenByRESTAnswersItsRecordAndOwnershipStaysWithTheCreator() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob", "carol"])
+        let base = "/1.2/rtm/conversations/\(cid)/member-infos"
+
+        let (given, record) = try await server.rest("POST", base, body: ["clientId": "bob", "role": "Manager"])
+        #expect(given == 200 && record["updatedAt"] is String)
+        let rows = try await server.rest("GET", base).1["results"] as? [[String: Any]] ?? []
+        let row = { (client: String) in rows.first { $0["clientId"] as? String == client }?["objectId"] as? String }
+        #expect(record["objectId"] as? String == row("bob"))
+        let (changed, again) = try await server.rest("PUT", base + "/\(row("bob") ?? "")", body: ["role": "Member"])
+        #expect(changed == 200 && again["objectId"] as? String == row("bob"))
+
+        // Owner, as LeanCloud lists it among the roles, for the owner herself: nothing changes.
+        let (kept, owners) = try await server.rest("POST", base, body: ["clientId": "alice", "role": "Owner"])
+        #expect(kept == 200 && owners["objectId"] as? String == row("alice"))
+        // The owner cannot be changed (LeanCloud's senior guide): not handed to another.
+        let (moved, why) = try await server.rest("POST", base, body: ["clientId": "carol", "role": "Owner"])
+        #expect(moved == 400 && why["code"] as? Int == 4320)
+        let roles = try await server.rest("GET", base).1["results"] as? [[String: Any]] ?? []
+        #expect(roles.compactMap { "\($0["clientId"] ?? "")=\($0["role"] ?? "")" } == ["alice=Owner"])
         try await server.stop()
     }
 

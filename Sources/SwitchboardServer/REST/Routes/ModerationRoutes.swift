@@ -23,11 +23,10 @@ enum ModerationRoutes {
                 return ["results": .array(Array(rows.dropFirst(skip).prefix(limit)))]
             },
             RESTRoute(.post, infos, "Give a member a role", body: [.string("clientId", required: true), .string("role", required: true)]) { call in
-                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .setRole(try call.string("clientId"), try role(call))))
+                try await give(try role(call), to: try call.string("clientId"), call, core)
             },
             RESTRoute(.put, infos + "/{info_id}", "Change a member's role", body: [.string("clientId"), .string("role", required: true)]) { call in
-                let member = try await holder(call, core)
-                return RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .setRole(member, try role(call))))
+                try await give(try role(call), to: try await holder(call, core), call, core)
             },
             RESTRoute(.delete, infos + "/{info_id}", "Take a member's role away") { call in
                 let member = try await holder(call, core)
@@ -88,10 +87,31 @@ enum ModerationRoutes {
     }
 
     private static func role(_ call: RESTCall) throws -> MemberRole {
-        guard let role = MemberRole(rawValue: try call.string("role")), role != .owner else {
-            throw RESTFailure(message: "role is Manager or Member: the creator owns a conversation")
-        }
+        guard let role = MemberRole(rawValue: try call.string("role")) else { throw RESTFailure(message: "role is Member, Manager or Owner") }
         return role
+    }
+
+    /// Gives `member` `role`, answering as LeanCloud documents it: the member-info record's
+    /// id (the one GET lists and DELETE takes) and when the conversation changed.
+    ///
+    /// LeanCloud lists Owner among the roles, and its guide says a conversation's owner
+    /// cannot be changed; here the creator is the owner for good (the core keeps no other).
+    /// So Owner is taken for the owner alone, changing nothing, and refused for anyone else
+    /// with 4320, as the core refuses a change of the owner's own role.
+    private static func give(_ role: MemberRole, to member: String, _ call: RESTCall, _ core: MessagingCore) async throws -> JSONValue {
+        let conversation: Conversation
+        if role == .owner {
+            conversation = try await core.conversation(call.path("conv_id"))
+            guard member == conversation.creator else {
+                throw CommandError(.conversationOperationUnauthorized, detail: "\(conversation.creator) owns \(conversation.id) for good: the owner does not change")
+            }
+        } else {
+            conversation = try await core.changeConversation(call.path("conv_id"), .setRole(member, role))
+        }
+        return [
+            "objectId": .string(Identifiers.memberInfoID(conversationID: conversation.id, clientID: member)),
+            "updatedAt": .string(ISODate.string(milliseconds: conversation.updatedAt)),
+        ]
     }
 
     /// The member a `member-infos/{info_id}` row is of.
