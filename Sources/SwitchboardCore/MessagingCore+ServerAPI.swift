@@ -46,11 +46,15 @@ extension MessagingCore {
         return conversation
     }
 
-    /// Subscribes a client to a system conversation, or unsubscribes it.
+    /// Subscribes a client to a system conversation, or unsubscribes it. A client the
+    /// conversation blocks is refused with 4548, as when it is added to any other.
     public func setSubscribed(_ subscribed: Bool, clientID: String, systemConversation id: String) async throws {
         guard ClientID.isValid(clientID) else { throw CommandError(.conversationAPIFailed, detail: ClientID.rule) }
         try await conversations.locks.withLock(id) {
             var conversation = try await systemConversation(id)
+            if subscribed, conversation.blocked.contains(clientID) {
+                throw CommandError(.blockedByConversation, detail: "\(clientID) is blocked in \(id)")
+            }
             guard conversation.members.contains(clientID) != subscribed else { return }
             if subscribed { conversation.members.append(clientID) } else { conversation.members.removeAll { $0 == clientID } }
             conversation.updatedAt = ServerClock.wallMilliseconds()

@@ -44,6 +44,19 @@ extension MessagingCore {
 
     /// Applies `change` and returns the conversation as saved.
     public func changeConversation(_ id: String, _ change: ServerConversationChange) async throws -> Conversation {
+        try await apply(change, to: id).conversation
+    }
+
+    /// Adds members and returns the conversation as saved with the clients left out and
+    /// why, as `conv/add` reports them in `failedPids` (4548 for those it blocks).
+    public func addMembers(_ clients: [String], to id: String) async throws -> (conversation: Conversation, failed: [ErrorCommand]) {
+        let (conversation, reply) = try await apply(.addMembers(clients), to: id)
+        return (conversation, reply?.convMessage.failedPids ?? [])
+    }
+
+    /// Runs `change` as the client command it stands for; the command's reply, nil for a
+    /// change that is no command.
+    private func apply(_ change: ServerConversationChange, to id: String) async throws -> (conversation: Conversation, reply: GenericCommand?) {
         var request = GenericCommand()
         request.cmd = .conv
         request.convMessage.cid = id
@@ -70,12 +83,12 @@ extension MessagingCore {
             request.convMessage.info.pid = clientID
             request.convMessage.info.role = role.rawValue
         case .mute(let clients, let muted):
-            return try await conversations.setMuted(muted, by: clients, conversationID: id)
+            return (try await conversations.setMuted(muted, by: clients, conversationID: id), nil)
         case .silenceFor(let clientID, let seconds):
-            return try await conversations.silence(clientID, for: seconds, conversationID: id, by: Self.serverClientID)
+            return (try await conversations.silence(clientID, for: seconds, conversationID: id, by: Self.serverClientID), nil)
         }
-        _ = try await conversations.change(request, from: Self.serverClientID, byServer: true)
-        return try await conversations.existingConversation(id)
+        let reply = try await conversations.change(request, from: Self.serverClientID, byServer: true)
+        return (try await conversations.existingConversation(id), reply)
     }
 
     /// A conversation of any kind, for the server's eyes.

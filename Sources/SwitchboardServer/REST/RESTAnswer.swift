@@ -1,5 +1,6 @@
 import SwitchboardCore
 import SwitchboardJSON
+import SwitchboardWire
 
 /// The answers LeanCloud's REST API gives again and again.
 enum RESTAnswer {
@@ -11,6 +12,23 @@ enum RESTAnswer {
     /// To a conversation changed.
     static func updated(_ conversation: Conversation) -> JSONValue {
         ["objectId": .string(conversation.id), "updatedAt": .string(ISODate.string(milliseconds: conversation.updatedAt))]
+    }
+
+    /// To members added: the documented answer and, when some were left out,
+    /// `failedPids`. LeanCloud's REST docs do not say how it reports those; this is the
+    /// SDKs' partial success (`conv/add`'s `failedPids`) in the REST API's words: each
+    /// reason with its clients, `{"pids": [...], "code": 4548, "error": "..."}`.
+    static func added(_ conversation: Conversation, failed: [ErrorCommand]) -> JSONValue {
+        var answer = updated(conversation).objectValue ?? [:]
+        if !failed.isEmpty {
+            answer["failedPids"] = .array(failed.map { failure in
+                [
+                    "pids": .array(failure.pids.map(JSONValue.string)), "code": .int(Int64(failure.code)),
+                    "error": .string(failure.detail.isEmpty ? failure.reason : failure.detail),
+                ]
+            })
+        }
+        return .object(answer)
     }
 
     /// To a message sent.

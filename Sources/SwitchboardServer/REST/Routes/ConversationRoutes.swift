@@ -66,8 +66,12 @@ enum ConversationRoutes {
             RESTRoute(.get, conversations + "/{conv_id}/members", "A conversation's members") { call in
                 RESTAnswer.clients(try await core.conversation(call.path("conv_id")).members)
             },
-            RESTRoute(.post, conversations + "/{conv_id}/members", "Add members", body: [.strings("client_ids", required: true)]) { call in
-                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .addMembers(try call.strings("client_ids"))))
+            RESTRoute(
+                .post, conversations + "/{conv_id}/members", "Add members; those the conversation blocks are left out, listed in failedPids",
+                body: [.strings("client_ids", required: true)]
+            ) { call in
+                let (conversation, failed) = try await core.addMembers(try call.strings("client_ids"), to: call.path("conv_id"))
+                return RESTAnswer.added(conversation, failed: failed)
             },
             RESTRoute(.delete, conversations + "/{conv_id}/members", "Remove members", body: [.strings("client_ids", required: true)]) { call in
                 RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .removeMembers(try call.strings("client_ids"))))
