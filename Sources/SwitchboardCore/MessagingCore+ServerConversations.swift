@@ -91,6 +91,11 @@ extension MessagingCore {
         return (try await conversations.existingConversation(id), reply)
     }
 
+    /// The ids of the conversations that block `clientID`, in order.
+    public func conversationIDs(blocking clientID: String) async throws -> [String] {
+        try await context.store.conversationIDs(blocking: clientID)
+    }
+
     /// A conversation of any kind, for the server's eyes.
     public func conversation(_ id: String) async throws -> Conversation {
         try await conversations.existingConversation(id)

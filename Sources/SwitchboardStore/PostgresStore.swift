@@ -187,6 +187,10 @@ public final class PostgresStore: MessageStore {
         ))
     }
 
+    public func conversationIDs(blocking clientID: String) async throws -> [String] {
+        try await all("SELECT id FROM conversation WHERE blocked::jsonb @> jsonb_build_array(\(clientID)::text) ORDER BY id").compactMap { $0.string("id") }
+    }
+
     public func recentConversations(limit: Int) async throws -> [Conversation] {
         try await conversations(try await all("SELECT * FROM conversation ORDER BY updated_at DESC LIMIT \(limit)"))
     }

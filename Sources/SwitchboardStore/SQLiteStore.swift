@@ -142,6 +142,15 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
+    public func conversationIDs(blocking clientID: String) async throws -> [String] {
+        try await read { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM conversation WHERE EXISTS (SELECT 1 FROM json_each(conversation.blocked) WHERE value = ?) ORDER BY id",
+                arguments: [clientID]
+            )
+        }
+    }
+
     public func recentConversations(limit: Int) async throws -> [Conversation] {
         try await read { db in
             try Self.conversations(db, sql: "SELECT * FROM conversation ORDER BY updated_at DESC LIMIT ?", arguments: [limit])

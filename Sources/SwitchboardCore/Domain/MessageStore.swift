@@ -12,6 +12,9 @@ public protocol MessageStore: Sendable {
     func conversations(ids: [String]) async throws -> [Conversation]
     /// Conversations that have any of `members` among their members.
     func conversations(withAnyMember members: [String]) async throws -> [Conversation]
+    /// The ids of the conversations whose blacklist has `clientID`, in order. Reads every
+    /// conversation's blacklist (none is indexed): for the app's server now and then.
+    func conversationIDs(blocking clientID: String) async throws -> [String]
     /// Every conversation, newest first, at most `limit`; used for queries that name no
     /// member or id.
     func recentConversations(limit: Int) async throws -> [Conversation]

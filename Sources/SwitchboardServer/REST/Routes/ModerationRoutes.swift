@@ -3,12 +3,13 @@ import SwitchboardCore
 import SwitchboardJSON
 
 /// Roles (`member-infos`), silenced members (for good or for a while) and blacklists of
-/// conversations and chat rooms (blacklists of system conversations too).
+/// conversations and chat rooms (blacklists of system conversations too, and a client's
+/// blacklist of conversations).
 enum ModerationRoutes {
     static func routes(_ core: MessagingCore) -> [RESTRoute] {
         let prefixes = [ConversationRoutes.conversations, ConversationRoutes.chatrooms]
         return prefixes.flatMap { roles($0, core) + silenced($0, core) }
-            + (prefixes + [ConversationRoutes.systemConversations]).flatMap { blacklist($0, core) }
+            + (prefixes + [ConversationRoutes.systemConversations]).flatMap { blacklist($0, core) } + clientBlacklist(core)
     }
 
     private static func roles(_ prefix: String, _ core: MessagingCore) -> [RESTRoute] {
@@ -68,6 +69,26 @@ enum ModerationRoutes {
         )
     }
 
+    /// A client's blacklist of conversations: LeanCloud's client blocking a group, chat room
+    /// or system conversation so that nobody adds it there. Here that is the conversation's
+    /// own blacklist naming the client, the one relation that keeps a client out (4548), so
+    /// POST and DELETE block and unblock the client there (a member leaves, as with the
+    /// conversation's blacklist) and GET lists the conversations whose blacklist has it.
+    private static func clientBlacklist(_ core: MessagingCore) -> [RESTRoute] {
+        let path = "/1.2/rtm/clients/{client_id}/blacklists"
+        return [
+            RESTRoute(.get, path, "Conversations a client blocked, a page at a time", query: [.integer("limit"), .string("next")]) { call in
+                try page(of: try await core.conversationIDs(blocking: call.path("client_id")), call, key: "conv_ids")
+            },
+        ] + [(HTTPRequest.Method.post, "Block a conversation for a client: nobody adds it there", true), (.delete, "Unblock a conversation for a client", false)]
+            .map { method, summary, blocking in
+                RESTRoute(method, path, summary, body: [.string("conv_id", required: true)]) { call in
+                    _ = try await core.changeConversation(try call.string("conv_id"), .block([call.path("client_id")], blocking))
+                    return [:]
+                }
+            }
+    }
+
     /// A list of clients kept by a conversation: read a page at a time, added to (POST) and
     /// taken from (DELETE) with `client_ids`.
     private static func clientList(
@@ -76,7 +97,7 @@ enum ModerationRoutes {
     ) -> [RESTRoute] {
         [
             RESTRoute(.get, path, summaries.list, query: [.integer("limit"), .string("next")]) { call in
-                try page(of: try await core.conversation(call.path("conv_id"))[keyPath: list], call)
+                try page(of: try await core.conversation(call.path("conv_id"))[keyPath: list], call, key: "client_ids")
             },
         ] + [(HTTPRequest.Method.post, summaries.add, true), (.delete, summaries.remove, false)].map { method, summary, adding in
             RESTRoute(method, path, summary, body: [.strings("client_ids", required: true)]) { call in
@@ -124,9 +145,10 @@ enum ModerationRoutes {
         return member
     }
 
-    private static func page(of list: [String], _ call: RESTCall) throws -> JSONValue {
+    /// A page of `list` under `key`, with LeanCloud's `next` when there is more.
+    private static func page(of list: [String], _ call: RESTCall, key: String) throws -> JSONValue {
         let (page, next) = try ListPage.of(list, limit: try call.query.number("limit").map { Int(clamping: $0) }, next: call.query["next"])
-        var answer: [String: JSONValue] = ["client_ids": .array(page.map(JSONValue.string))]
+        var answer: [String: JSONValue] = [key: .array(page.map(JSONValue.string))]
         if let next { answer["next"] = .string(next) }
         return .object(answer)
     }
