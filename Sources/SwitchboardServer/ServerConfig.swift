@@ -89,6 +89,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var fcm: FCMSettings?
     /// The payload when neither a hook nor the sender gives one.
     public var pushTemplate = PushPayload.defaultTemplate
+    /// LeanCloud's per-minute and per-day limits of the REST API's sends (`rest.rateLimits`).
+    public var restRateLimits = RESTRateLimits()
 
     public enum PushProvider: Sendable, Equatable {
         /// One JSON line per push in `file` (default: `push.log` in the data folder).
@@ -341,6 +343,33 @@ struct ConfigFile: Decodable {
         var deviceRetentionDays: Int64?
     }
 
+    struct REST: Decodable {
+        var rateLimits: RateLimits?
+    }
+
+    struct RateLimits: Decodable {
+        var messagesPerMinute: Int?
+        var subscriberBroadcastsPerMinute: Int?
+        var subscriberBroadcastsPerDay: Int?
+        var broadcastsPerMinute: Int?
+        var broadcastsPerDay: Int?
+
+        func applied(to base: RESTRateLimits) throws -> RESTRateLimits {
+            var limits = base
+            let given: [(String, Int?, WritableKeyPath<RESTRateLimits, Int>)] = [
+                ("messagesPerMinute", messagesPerMinute, \.messagesPerMinute),
+                ("subscriberBroadcastsPerMinute", subscriberBroadcastsPerMinute, \.subscriberBroadcastsPerMinute),
+                ("subscriberBroadcastsPerDay", subscriberBroadcastsPerDay, \.subscriberBroadcastsPerDay),
+                ("broadcastsPerMinute", broadcastsPerMinute, \.broadcastsPerMinute), ("broadcastsPerDay", broadcastsPerDay, \.broadcastsPerDay),
+            ]
+            for case let (key, value?, keyPath) in given {
+                guard value >= 0 else { throw ConfigError("rest.rateLimits.\(key): 0 (no limit) or more") }
+                limits[keyPath: keyPath] = value
+            }
+            return limits
+        }
+    }
+
     var server: Server?
     var app: App?
     var storage: Storage?
@@ -350,6 +379,7 @@ struct ConfigFile: Decodable {
     var keywords: Keywords?
     var messageTypes: MessageTypes?
     var push: Push?
+    var rest: REST?
 
     func applied(to base: ServerConfig) throws -> ServerConfig {
         var config = base
@@ -451,6 +481,7 @@ struct ConfigFile: Decodable {
         config.offlineMessagesPerConversation = messages?.offlinePerConversation ?? config.offlineMessagesPerConversation
         config.deviceRetentionDays = messages?.deviceRetentionDays ?? config.deviceRetentionDays
         if config.deviceRetentionDays < 1 { throw ConfigError("messages.deviceRetentionDays: must be at least 1") }
+        if let limits = rest?.rateLimits { config.restRateLimits = try limits.applied(to: config.restRateLimits) }
         return config
     }
 

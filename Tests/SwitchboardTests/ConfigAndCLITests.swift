@@ -71,6 +71,14 @@ import Testing
         }
     }
 
+    @Test func restRateLimitsComeFromTheRestSectionAndAreNotNegative() throws {
+        let config = try ServerConfig.load(path: write("rest:\n  rateLimits:\n    messagesPerMinute: 3\n    broadcastsPerDay: 0\n"))
+        #expect(config.restRateLimits.messagesPerMinute == 3 && config.restRateLimits.broadcastsPerDay == 0)
+        #expect(config.restRateLimits.subscriberBroadcastsPerMinute == 30)
+        let negative = try write("rest:\n  rateLimits:\n    broadcastsPerMinute: -1\n")
+        #expect(throws: ConfigError.self) { try ServerConfig.load(path: negative) }
+    }
+
     @Test func hooksListShowsEachChainInOrderWithItsPolicy() {
         var settings = HookSettings(defaultBudget: .milliseconds(300))
         settings.handlers["second"] = .init(policy: .init(failurePolicy: .closed))
