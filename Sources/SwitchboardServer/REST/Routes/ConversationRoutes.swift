@@ -29,9 +29,12 @@ enum ConversationRoutes {
     /// answers; this is what these routes answer for an unknown id: the core's 404 with
     /// 4303 (the sends, whose own check answers an unknown id 400 with 4401, answer a
     /// conversation of the wrong kind with 404 and 4303 too). An unknown id is left to the
-    /// route.
+    /// route. A conversation's history is read under `conversations` for any kind: it is
+    /// the app's one way to read a whole system conversation's.
     static func requireKind(named route: RESTRoute, _ call: RESTCall, core: MessagingCore) async throws {
-        guard let kinds = kindsByPrefix.first(where: { route.path.hasPrefix($0.prefix + "/{conv_id}") })?.kinds else { return }
+        guard !(route.method == .get && route.path.hasSuffix("/{conv_id}/messages")),
+              let kinds = kindsByPrefix.first(where: { route.path.hasPrefix($0.prefix + "/{conv_id}") })?.kinds
+        else { return }
         let id = call.path("conv_id")
         let conversation: Conversation
         do {
