@@ -48,6 +48,10 @@ enum OpenAPIDocument {
                 "400": error, "401": error, "404": error,
             ],
         ]
+        if route.rateClass != nil, var responses = operation["responses"]?.objectValue {
+            responses["429"] = error
+            operation["responses"] = .object(responses)
+        }
         let parameters = route.pathParameters.map { name -> JSONValue in
             ["name": .string(name), "in": "path", "required": true, "schema": ["type": "string"]]
         } + route.query.map { field -> JSONValue in

@@ -16,11 +16,14 @@ struct RESTRoute: Sendable {
     let moreFields: Bool
     /// LeanCloud lets the app key alone call a few endpoints; the rest need the master key.
     let appKeyAllowed: Bool
+    /// The quota the route counts against, if any.
+    let rateClass: RESTRateClass?
     let answer: @Sendable (RESTCall) async throws -> JSONValue
 
     init(
         _ method: HTTPRequest.Method, _ path: String, _ summary: String, query: [RESTField] = [], body: [RESTField] = [],
-        moreFields: Bool = false, appKeyAllowed: Bool = false, answer: @escaping @Sendable (RESTCall) async throws -> JSONValue
+        moreFields: Bool = false, appKeyAllowed: Bool = false, rateClass: RESTRateClass? = nil,
+        answer: @escaping @Sendable (RESTCall) async throws -> JSONValue
     ) {
         self.method = method
         self.path = path
@@ -29,6 +32,7 @@ struct RESTRoute: Sendable {
         self.body = body
         self.moreFields = moreFields
         self.appKeyAllowed = appKeyAllowed
+        self.rateClass = rateClass
         self.answer = answer
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import Prometheus
 import SwitchboardCore
+import SwitchboardHooks
 import SwitchboardJSON
 
 /// LeanCloud's IM REST API (v2, `/1.2/rtm/...`) for the app's own server, with the master
@@ -13,6 +15,22 @@ struct ServerRESTAPI {
     let appKey: String
     let masterKey: String
     let core: MessagingCore
+    let limiter: RESTRateLimiter
+    /// Requests refused past a limit, by class.
+    let refusals: [RESTRateClass: Counter]
+
+    init(appID: String, appKey: String, masterKey: String, core: MessagingCore, rateLimits: RESTRateLimits, metrics: HookMetrics) {
+        self.appID = appID
+        self.appKey = appKey
+        self.masterKey = masterKey
+        self.core = core
+        limiter = RESTRateLimiter(limits: rateLimits)
+        refusals = Dictionary(uniqueKeysWithValues: RESTRateClass.allCases.map { rateClass in
+            (rateClass, metrics.makeCounter(
+                subsystem: "rest", name: "rate_limited", help: "REST requests refused past a rate limit (429).", labels: [("class", rateClass.rawValue)]
+            ))
+        })
+    }
     /// Bodies past this are refused: a message is at most 5 KB, with room for the rest.
     static let maxBodyBytes = 64 * 1024
 
@@ -38,6 +56,12 @@ struct ServerRESTAPI {
         let appKey = route.appKeyAllowed && request.header("X-LC-Key") == self.appKey
         guard request.header("X-LC-Id") == appID, appKey || isMaster(request) else {
             return RESTResponse.error(.unauthorized, code: 401, "Unauthorized.")
+        }
+        if let rateClass = route.rateClass, let wait = limiter.admit(rateClass, at: ServerClock.wallMilliseconds()) {
+            refusals[rateClass]?.increment()
+            var response = RESTResponse.error(.tooManyRequests, code: 429, "Too many requests.")
+            response.headers[.retryAfter] = String(wait)
+            return response
         }
         return await RESTResponse.answering {
             // LeanCloud's own example of reading a blacklist sends `client_ids` in a GET's

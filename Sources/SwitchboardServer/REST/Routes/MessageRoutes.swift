@@ -28,7 +28,7 @@ enum MessageRoutes {
         for prefix in [ConversationRoutes.conversations, ConversationRoutes.chatrooms] {
             let messages = prefix + "/{conv_id}/messages"
             routes += [
-                RESTRoute(.post, messages, "Send a message as any client, member or not", body: sendFields) { call in
+                RESTRoute(.post, messages, "Send a message as any client, member or not", body: sendFields, rateClass: .messages) { call in
                     let (direct, priority) = try message(call, conversationID: call.path("conv_id"))
                     let toSender = call.body["no_sync"]?.boolValue != true
                     return RESTAnswer.sent(try await core.sendAsServer(direct, from: try call.string("from_client"), priority: priority, toSender: toSender))
@@ -51,15 +51,18 @@ enum MessageRoutes {
             // LeanCloud names a system conversation's message to chosen subscribers by them
             // too; the message knows whom it went to, and they are the ones told.
             let toClients: [RESTField] = prefix == ConversationRoutes.systemConversations ? [.strings("to_clients")] : []
+            // LeanCloud counts a system conversation's edits and recalls with its broadcasts
+            // to subscribers; the route cannot tell those from messages to chosen clients.
+            let rateClass: RESTRateClass = prefix == ConversationRoutes.systemConversations ? .subscriberBroadcasts : .messages
             routes += [
                 RESTRoute(.put, message, "Edit a message in its sender's name", body: [
                     .string("from_client", required: true), .string("message", required: true), .integer("timestamp", required: true),
-                ] + toClients) { call in
+                ] + toClients, rateClass: rateClass) { call in
                     try await change(call, core, content: try call.string("message"))
                 },
                 RESTRoute(.put, message + "/recall", "Recall a message in its sender's name", body: [
                     .string("from_client", required: true), .integer("timestamp", required: true),
-                ] + toClients) { call in
+                ] + toClients, rateClass: rateClass) { call in
                     try await change(call, core, content: nil)
                 },
             ]

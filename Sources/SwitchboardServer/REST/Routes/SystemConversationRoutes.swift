@@ -53,7 +53,8 @@ enum SystemConversationRoutes {
                 body: [
                     .string("from_client", required: true), .strings("to_clients", required: true), .string("message", required: true),
                     .boolean("transient"), .boolean("no_sync"), .stringOrObject("push_data"), .string("priority"),
-                ]
+                ],
+                rateClass: .messages
             ) { call in
                 let audience = try call.strings("to_clients")
                 guard audience.count <= maxAudience else { throw RESTFailure(message: "to_clients names at most \(maxAudience) clients") }
@@ -80,7 +81,8 @@ enum SystemConversationRoutes {
             },
             RESTRoute(
                 .post, ConversationRoutes.systemConversations + "/{conv_id}/broadcasts", "Send to every subscriber",
-                body: [.string("from_client", required: true), .string("message", required: true), .stringOrObject("push")]
+                body: [.string("from_client", required: true), .string("message", required: true), .stringOrObject("push")],
+                rateClass: .subscriberBroadcasts
             ) { call in
                 let (direct, _) = try MessageRoutes.message(call, conversationID: call.path("conv_id"))
                 return RESTAnswer.sent(try await core.sendAsServer(direct, from: try call.string("from_client"), priority: nil))
@@ -90,7 +92,8 @@ enum SystemConversationRoutes {
                 body: [
                     .string("from_client", required: true), .string("conv_id", required: true), .string("message", required: true),
                     .integer("valid_till"), .boolean("transient"), .stringOrObject("push"),
-                ]
+                ],
+                rateClass: .broadcasts
             ) { call in
                 let now = ServerClock.wallMilliseconds()
                 let validTill = call.body["valid_till"] == nil ? now + maxBroadcastValidity : try call.number("valid_till")
