@@ -6,7 +6,9 @@ import SwitchboardJSON
 import Testing
 
 @Suite struct HookPipelineTests {
-    private func pipeline(settings: HookSettings = HookSettings(), _ plugins: [any SwitchboardPlugin]) -> HookPipeline {
+    /// Tests of budgets set their own; the others get a budget no loaded machine reaches,
+    /// so that a handler's result is never dropped for a late wake-up.
+    private func pipeline(settings: HookSettings = HookSettings(defaultBudget: .seconds(60)), _ plugins: [any SwitchboardPlugin]) -> HookPipeline {
         let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
         for plugin in plugins { pipeline.register(PluginHandler(plugin)) }
         return pipeline

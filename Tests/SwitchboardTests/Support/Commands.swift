@@ -152,8 +152,9 @@ extension TestClient {
 
     /// Waits until the server no longer has a session of `clientID` (a closed socket ends
     /// its sessions a moment later).
-    func waitUntilOffline(_ clientID: String) async throws {
-        for _ in 0..<100 {
+    func waitUntilOffline(_ clientID: String, timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
             if try await !isOnline(clientID) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
