@@ -77,6 +77,12 @@ final class ScriptWorker: Sendable {
         func budget(of request: Pending) -> Int64 {
             request.budget > 0 ? request.budget : scripts[request.key]?.budget ?? 0
         }
+
+        /// Whether the running request has run past its budget (it may be about to be
+        /// killed): whatever waits behind it would wait for that.
+        var headIsPastBudget: Bool {
+            pending.first.map { Int64(ScriptWorker.uptime - headSince) > budget(of: $0) } ?? false
+        }
     }
 
     /// - Parameters:
@@ -100,8 +106,7 @@ final class ScriptWorker: Sendable {
     /// (it may be about to be killed): the pool sends work elsewhere meanwhile.
     var loadUnlessStalled: Int? {
         state.withLock { state in
-            guard state.killedFor == nil, state.host != nil, state.ready else { return nil }
-            if let head = state.pending.first, Int64(Self.uptime - state.headSince) > state.budget(of: head) { return nil }
+            guard state.killedFor == nil, state.host != nil, state.ready, !state.headIsPastBudget else { return nil }
             return state.pending.count
         }
     }
@@ -161,8 +166,7 @@ final class ScriptWorker: Sendable {
     /// those taken back (see `HostGate`), so none runs twice.
     func takeBackCallsBehindAnOverrun() -> [WaitingCall] {
         state.withLock { state in
-            guard state.ready, state.killedFor == nil, let host = state.host, let head = state.pending.first,
-                  Int64(Self.uptime - state.headSince) > state.budget(of: head),
+            guard state.ready, state.killedFor == nil, let host = state.host, state.headIsPastBudget,
                   state.pending.dropFirst().contains(where: { !$0.waiter.isLoad })
             else { return [] }
             let lastStarted = host.gate.takeBack(through: state.nextID)
