@@ -1,75 +1,78 @@
 extension Prelude {
-    /// `require`: CommonJS as Node does it, over a project's files.
+    /// `require`: CommonJS as Node does it, over a project's files, which the host keeps
+    /// (`ProjectModules`); a module that cannot be had loads as a stand-in that refuses use.
     static let modules = #"""
-      // CommonJS as Node does it, over the files of a project folder (paths relative to the
-      // folder). LeanEngine files start with require('leanengine') or one of its older names.
-      const avModules = new Set(['leanengine', 'leancloud-storage', 'avoscloud-sdk', 'avoscloud-sdk/lib/av', 'leancloud-realtime']);
-      const sources = new Map();
+      const projectModules = global.__projectModules;
+      delete global.__projectModules;
       const modules = new Map();
       let project = '';
-      function normalize(path) {
-        const parts = [];
-        for (const part of path.split('/')) {
-          if (part === '' || part === '.') continue;
-          if (part === '..') { if (parts.length === 0) return null; parts.pop(); } else parts.push(part);
-        }
-        return parts.join('/');
-      }
-      function dirname(path) { const slash = path.lastIndexOf('/'); return slash < 0 ? '' : path.slice(0, slash); }
-      function join(dir, path) { return normalize(dir === '' ? path : dir + '/' + path); }
-      function fileAt(base) {
-        if (base === null) return null;
-        for (const candidate of [base, base + '.js', base + '.json']) if (sources.has(candidate)) return candidate;
-        const manifest = sources.get(join(base, 'package.json'));
-        if (manifest !== undefined) {
-          let main;
-          try { main = parse(manifest).main; } catch (e) { main = undefined; }
-          if (typeof main === 'string') {
-            const target = join(base, main);
-            if (target !== null) for (const candidate of [target, target + '.js', join(target, 'index.js')]) if (sources.has(candidate)) return candidate;
-          }
-        }
-        for (const index of ['index.js', 'index.json']) if (sources.has(join(base, index))) return join(base, index);
-        return null;
-      }
-      function resolveModule(name, fromDir) {
-        if (name.startsWith('./') || name.startsWith('../') || name === '.' || name === '..') return fileAt(join(fromDir, name));
-        if (name.startsWith('/')) return fileAt(normalize(name));
-        for (let dir = fromDir; ; dir = dirname(dir)) {
-          const found = fileAt(join(dir, 'node_modules/' + name));
-          if (found !== null) return found;
-          if (dir === '') break;
-        }
-        // Old cloud code requires by paths from the project's root: require('cloud/mchat').
-        return fileAt(normalize(name));
-      }
-      function requiringSite() {
-        const frame = String(new Error().stack || '').split('\n')[2] || '';
-        return frame.replace(/^[^@]*@/, '').replace(/:\d+$/, '');
+      // Code run while a module's body runs is setting up, even when the module is first
+      // required inside a hook call; after loading, anything else runs in a call.
+      let loadingModules = 0;
+      let callsStarted = false;
+      let servesWeb = false;
+      const inCall = () => callsStarted && loadingModules === 0;
+
+      // A stand-in for a module that cannot be had. While modules load, whatever is done with
+      // it does nothing and gives the stand-in back, so set-up like app.use(...) runs; in a
+      // hook call, the first use throws, naming the module and where it was required.
+      function standIn(name, problem, requiredAt) {
+        const message = "module '" + name + "' " + problem + (requiredAt ? ' (required at ' + requiredAt + ')' : '');
+        const use = () => { if (inCall()) throw refused(new Error(message)); return stub; };
+        if (inCall()) throw refused(new Error(message));
+        const label = () => '[module ' + name + ': ' + problem + ']';
+        const stub = new Proxy(function () {}, {
+          get(target, key) {
+            if (key === Symbol.toPrimitive || key === 'toString' || key === 'valueOf' || key === 'inspect') return label;
+            // Not a Promise, not an ES module, not iterable: code that probes for these goes on.
+            if (typeof key === 'symbol' || key === 'then' || key === '__esModule') return undefined;
+            return use();
+          },
+          apply: use,
+          construct: use,
+          set() { use(); return true; },
+          has() { return false; },
+          deleteProperty() { return true; },
+        });
+        return stub;
       }
       function requireFrom(fromDir) {
         return function require(name) {
           if (typeof name !== 'string') throw new TypeError('require takes a module name');
-          if (avModules.has(name)) return AV;
-          const path = resolveModule(name, fromDir);
-          if (path === null) {
-            const at = requiringSite();
-            throw new Error("module '" + name + "' cannot be loaded in a hook script" + (at ? ' (required at ' + at + ')' : ''));
+          const target = projectModules.resolve(name, fromDir);
+          const colon = target.indexOf(':');
+          const kind = colon < 0 ? target : target.slice(0, colon), detail = target.slice(colon + 1);
+          if (kind === 'file') return loadModule(detail);
+          if (kind === 'core') return loadModule('node:' + detail);
+          if (kind === 'sdk') return AV;
+          const site = scriptSite(new Error().stack);
+          if (kind === 'web') {
+            if (!servesWeb) inert.push('web routes (' + name + (site ? ', required at ' + site : '') + ')');
+            servesWeb = true;
+            return standIn(name, 'serves web routes, which Switchboard does not', site);
           }
-          return loadModule(path);
+          return standIn(name, detail, site);
         };
       }
+      // A loose script's one file is named as the script; a project's files by their folder.
+      const moduleName = (path) => (path === project || path.startsWith('node:') ? path : project + '/' + path);
       function loadModule(path) {
         const cached = modules.get(path);
         if (cached) return cached.exports;  // a cycle sees what is exported so far, as in Node
         const module = { exports: {}, id: path, filename: path, loaded: false };
         modules.set(path, module);
-        if (path.endsWith('.json')) {
-          module.exports = parse(sources.get(path));
-        } else {
-          const wrapper = compileModule(sources.get(path), project + '/' + path);
-          const dir = dirname(path);
-          wrapper.call(module.exports, module.exports, requireFrom(dir), module, path, dir);
+        const source = projectModules.source(path);
+        loadingModules++;
+        try {
+          if (path.endsWith('.json')) {
+            module.exports = parse(source);
+          } else {
+            const wrapper = compileModule(source, moduleName(path));
+            const dir = path.slice(0, Math.max(path.lastIndexOf('/'), 0));
+            wrapper.call(module.exports, module.exports, requireFrom(dir), module, path, dir);
+          }
+        } finally {
+          loadingModules--;
         }
         module.loaded = true;
         return module.exports;

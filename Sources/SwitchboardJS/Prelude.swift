@@ -23,19 +23,48 @@ enum Prelude {
       const logs = [];
       const maxLogLines = 100;
       const maxLogLength = 2000;
+      // Refusals are logged past a chatty script's console lines, up to this many more.
+      const maxRefusals = 20;
 
+      // Node prints an error as its stack, which starts with its message.
+      function describeError(e) {
+        if (e instanceof Error) return String(e.message || e) + (e.stack ? '\n' + e.stack : '');
+        return describe(e);
+      }
       function describe(value) {
         if (typeof value === 'string') return value;
+        if (value instanceof Error) return describeError(value);
         try { const json = stringify(value); return json === undefined ? String(value) : json; } catch (e) { return String(value); }
       }
+      function write(level, text) {
+        if (logs.length < maxLogLines) logs.push([level, text.slice(0, maxLogLength)]);
+      }
       function writer(level) {
-        return function (...args) {
-          if (logs.length < maxLogLines) logs.push([level, args.map(describe).join(' ').slice(0, maxLogLength)]);
-        };
+        return function (...args) { write(level, args.map(describe).join(' ')); };
       }
       const console = Object.freeze({
         log: writer('info'), info: writer('info'), debug: writer('debug'), warn: writer('warning'), error: writer('error'),
+        dir: writer('info'), trace: writer('debug'),
       });
+
+      // Where code of the script is: the first frame of `stack` outside the prelude and the
+      // built-in modules, as file:line.
+      function scriptSite(stack) {
+        for (const frame of String(stack || '').split('\n')) {
+          const at = frame.slice(frame.indexOf('@') + 1);
+          if (at === '' || at === '[native code]' || at.startsWith('\#(file):') || at.startsWith('node:')) continue;
+          return at.replace(/:\d+$/, '');
+        }
+        return '';
+      }
+      // A call this server cannot answer is told to the operator even if the script catches
+      // the error: logged at the level 'refused' (the server counts those) with where the
+      // script made it. `stack` is the call's, when it was made before failing.
+      function refused(error, stack) {
+        const site = scriptSite(stack === undefined ? error.stack : stack);
+        if (logs.length < maxLogLines + maxRefusals) logs.push(['refused', ((site ? site + ': ' : '') + error.message).slice(0, maxLogLength)]);
+        return error;
+      }
 
       // What a LeanEngine file declares beyond IM hooks loads, and is listed as not run.
       const inert = [];
@@ -48,7 +77,7 @@ enum Prelude {
         inert.push('function ' + name);
       }
       function notAvailable(what) {
-        return new Error(what + ' is not available in hook scripts; call your LeanEngine app as a remote hook for it');
+        return refused(new Error(what + ' is not available in hook scripts; call your LeanEngine app as a remote hook for it'));
       }
       const Cloud = { define };
       for (const name of hookNames) {
@@ -78,9 +107,10 @@ enum Prelude {
       const awaiting = new Map();
       let nextQuestion = 0;
       function ask(kind, request) {
+        const stack = new Error().stack;
         return new Promise((succeed, fail) => {
           const id = ++nextQuestion;
-          awaiting.set(id, { succeed, fail });
+          awaiting.set(id, { succeed, fail: (error) => fail(refused(error, stack)) });
           questions.push({ id, kind, request });
         });
       }
@@ -107,9 +137,17 @@ enum Prelude {
       global.module = module;
       global.exports = module.exports;
       global.__production = true;
+      global.global = global;
       // process.env holds what the operator put in hooks.env, nothing of the server's own.
+      // Listeners on the process load and are never called: no signal or exit reaches a VM.
       const env = {};
-      Object.defineProperty(global, 'process', fixed(Object.freeze({ env })));
+      const process = Object.freeze({
+        env, argv: Object.freeze([]), platform: 'linux', cwd: () => '/',
+        nextTick(fn, ...args) { resolve().then(() => fn(...args)); },
+        on: () => process, once: () => process, off: () => process, removeListener: () => process,
+        exit() { throw notAvailable('process.exit'); },
+      });
+      Object.defineProperty(global, 'process', fixed(process));
 
       const host = Object.freeze({
         // Calls a hook. A result that is not a Promise comes back at once, encoded as a
@@ -142,13 +180,13 @@ enum Prelude {
             if (answer.error !== undefined) waiter.fail(new Error(answer.error)); else waiter.succeed(answer.result);
           }
         },
-        // A project folder: its files by path, then its entry module run.
-        runProject(name, filesJSON, entry) {
+        // A project folder (or a loose script with packages) named `name`: its entry run.
+        runProject(name, entry) {
           project = name;
-          const files = parse(filesJSON);
-          for (const path of Object.keys(files)) sources.set(path, files[path]);
           loadModule(entry);
         },
+        // Loading is over: from now on code runs in hook calls.
+        startCalls() { callsStarted = true; },
         options() { return stringify(options); },
       });
       // LeanEngine's two styles: a handler of two parameters answers through
@@ -162,10 +200,6 @@ enum Prelude {
       function encode(state, text) { return state + (logs.length > 0 ? '1' : '0') + text; }
       function settle(value) {
         try { return encode('o', stringify(value === undefined ? {} : value)); } catch (e) { return encode('e', describeError(e)); }
-      }
-      function describeError(e) {
-        if (e instanceof Error) return String(e.message || e) + (e.stack ? '\n' + e.stack : '');
-        return describe(e);
       }
       Object.defineProperty(global, '__switchboard', { value: host, enumerable: false, configurable: false, writable: false });
     })(globalThis);

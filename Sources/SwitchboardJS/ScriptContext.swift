@@ -67,6 +67,11 @@ final class ScriptContext {
         self.context = context
         JSString.with(file) { JSGlobalContextSetName(context, $0) }
         ModuleCompiler.install(in: context)
+        if case .project(let files, _) = source {
+            ProjectModules.install(files, in: context)
+        } else {
+            ProjectModules.install([:], in: context)
+        }
 
         do {
             try Self.evaluate(Prelude.source, in: context, file: Prelude.file)
@@ -90,24 +95,22 @@ final class ScriptContext {
         switch source {
         case .file(let text):
             try Self.evaluate(text, in: context, file: file)
-        case .project(let files, let entry):
-            try runProject(files: files, entry: entry)
+        case .project(_, let entry):
+            try runProject(entry: entry)
         }
+        _ = callHost("startCalls")
     }
 
-    private func runProject(files: [String: String], entry: String) throws(ScriptError) {
-        guard let run = Self.property("runProject", of: host, in: context), let json = try? JSONEncoder().encode(files) else {
+    /// Runs a project's entry module; its files are the VM's `ProjectModules`.
+    private func runProject(entry: String) throws(ScriptError) {
+        guard let run = Self.property("runProject", of: host, in: context) else {
             throw ScriptError(file: file, line: nil, message: "the project could not be handed to the VM")
         }
         var exception: JSValueRef?
         JSString.with(file) { name in
-            JSString.with(String(decoding: json, as: UTF8.self)) { filesRef in
-                JSString.with(entry) { entryRef in
-                    let arguments: [JSValueRef?] = [
-                        JSValueMakeString(context, name), JSValueMakeString(context, filesRef), JSValueMakeString(context, entryRef),
-                    ]
-                    _ = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(context, run, host, 3, $0.baseAddress, &exception) }
-                }
+            JSString.with(entry) { entryRef in
+                let arguments: [JSValueRef?] = [JSValueMakeString(context, name), JSValueMakeString(context, entryRef)]
+                _ = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(context, run, host, 2, $0.baseAddress, &exception) }
             }
         }
         if let exception { throw Self.scriptError(exception, in: context, file: file) }

@@ -50,14 +50,21 @@ import Testing
         #expect(script.invoke(hook: "_messageReceived", paramsJSON: "{}") == .value(#"{"content":"true"}"#))
     }
 
-    @Test func aModuleThatCannotBeProvidedFailsTheLoadNamingItAndTheLine() {
-        do {
-            _ = try load("var AV = require('leanengine');\nvar fs = require('fs');\n")
-            Issue.record("require('fs') loaded")
-        } catch {
-            #expect(error.message.contains("module 'fs' cannot be loaded"))
-            #expect(error.message.contains("cloud.js:2"))
+    @Test func aModuleThatCannotBeProvidedLoadsAndFailsTheCallThatUsesItNamingItAndTheLine() throws {
+        let script = try load("""
+            var AV = require('leanengine');
+            var fs = require('fs');
+            AV.Cloud.onIMMessageReceived(() => ({ content: fs.readFileSync('/etc/hostname', 'utf8') }));
+            AV.Cloud.onIMMessageSent(() => ({ loaded: typeof fs }));
+            """)
+        guard case .failed(let message) = script.invoke(hook: "_messageReceived", paramsJSON: "{}") else {
+            Issue.record("fs was used in a call")
+            return
         }
+        #expect(message.contains("module 'fs' reaches files, processes or the network"))
+        #expect(message.contains("required at cloud.js:2"))
+        #expect(script.drainLogs().contains { $0.0 == "refused" && $0.1.hasPrefix("cloud.js:3: module 'fs'") })
+        #expect(script.invoke(hook: "_messageSent", paramsJSON: "{}") == .value(#"{"loaded":"function"}"#))
     }
 
     @Test func whatIsNotRunLoadsAndIsListed() throws {
@@ -110,7 +117,7 @@ import Testing
             "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "globalThis", "isFinite", "isNaN",
             "parseFloat", "parseInt", "undefined", "unescape",
         ]
-        let documented: Set<Substring> = ["AV", "console", "fetch", "require", "module", "exports", "process", "__production", "__switchboard"]
+        let documented: Set<Substring> = ["AV", "console", "fetch", "require", "module", "exports", "process", "global", "__production", "__switchboard"]
         #expect(Set(names).subtracting(ecmaScript).subtracting(documented).isEmpty, "\(Set(names).subtracting(ecmaScript).subtracting(documented))")
     }
 
@@ -182,14 +189,17 @@ import Testing
         #expect(script.invoke(hook: "_messageReceived", paramsJSON: "{}") == .value(#"{"content":"yes"}"#))
     }
 
-    @Test func aMissingModuleFailsTheLoadNamingItAndWhereItWasRequired() {
-        do {
-            _ = try project(["cloud.js": "var helpers = require('./cloud/helpers');", "cloud/helpers.js": "\n\nvar express = require('express');"])
-            Issue.record("a missing module loaded")
-        } catch {
-            #expect(error.message.contains("module 'express' cannot be loaded"))
-            #expect(error.message.contains("myapp/cloud/helpers.js:3"))
+    @Test func aMissingModuleLoadsAndFailsTheCallThatUsesItNamingItAndWhereItWasRequired() throws {
+        let script = try project([
+            "cloud.js": "var helpers = require('./cloud/helpers');\nAV.Cloud.onIMMessageReceived(() => helpers.upload());",
+            "cloud/helpers.js": "\n\nvar qiniu = require('qiniu');\nqiniu.conf.ACCESS_KEY = 'k';\nexports.upload = () => qiniu.io.put('x');",
+        ])
+        guard case .failed(let message) = script.invoke(hook: "_messageReceived", paramsJSON: "{}") else {
+            Issue.record("a missing module was used in a call")
+            return
         }
+        #expect(message.contains("module 'qiniu' is not installed"))
+        #expect(message.contains("required at myapp/cloud/helpers.js:3"))
     }
 
     @Test func aSyntaxErrorNamesItsModuleAndLine() {
@@ -202,8 +212,13 @@ import Testing
         }
     }
 
-    @Test func modulesCannotLeaveTheirProject() {
-        #expect(throws: ScriptError.self) { try project(["cloud.js": "require('../../etc/passwd');"]) }
+    @Test func modulesCannotLeaveTheirProject() throws {
+        let script = try project(["cloud.js": "var secret = require('../../etc/passwd');\nAV.Cloud.onIMMessageReceived(() => ({ content: secret.root }));"])
+        guard case .failed(let message) = script.invoke(hook: "_messageReceived", paramsJSON: "{}") else {
+            Issue.record("a file outside the project was read")
+            return
+        }
+        #expect(message.contains("module '../../etc/passwd' is not installed"))
     }
 }
 
