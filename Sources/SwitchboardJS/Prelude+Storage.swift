@@ -10,17 +10,30 @@ extension Prelude {
         }
         get(key) { return this.attributes[key]; }
         set(key, value) { if (typeof key === 'object') Object.assign(this.attributes, key); else this.attributes[key] = value; return this; }
-        save() { return Promise.reject(notAvailable('Saving ' + this.className)); }
-        fetch() {
-          if (this.className !== '_Conversation') return Promise.reject(notAvailable('Fetching ' + this.className));
-          return new AVQuery('_Conversation').get(this.id).then((found) => {
+        unset(key) { delete this.attributes[key]; return this; }
+        has(key) { return this.attributes[key] !== undefined && this.attributes[key] !== null; }
+        increment(key, amount) { this.attributes[key] = (this.attributes[key] || 0) + (amount === undefined ? 1 : amount); return this; }
+        add(key, value) { this.attributes[key] = (this.attributes[key] || []).concat([value]); return this; }
+        addUnique(key, value) { const list = this.attributes[key] || []; if (!list.includes(value)) this.add(key, value); return this; }
+        remove(key, value) { this.attributes[key] = (this.attributes[key] || []).filter((item) => item !== value); return this; }
+        setACL(acl) { return this.set('ACL', acl); }
+        getACL() { return this.get('ACL'); }
+        toJSON() { return Object.assign({ objectId: this.id }, this.attributes); }
+        // save(attributes, options), save(key, value, options) or save(null, options).
+        save(key, value, options) {
+          if (typeof key === 'string') this.set(key, value); else { if (key) this.set(key); options = value; }
+          return withCallbacks(AVPromise.reject(notAvailable('Saving ' + this.className)), options, this);
+        }
+        fetch(options) {
+          if (this.className !== '_Conversation') return withCallbacks(AVPromise.reject(notAvailable('Fetching ' + this.className)), options, this);
+          return withCallbacks(new AVQuery('_Conversation').get(this.id).then((found) => {
             Object.assign(this.attributes, found.attributes);
             this.createdAt = found.createdAt;
             this.updatedAt = found.updatedAt;
             return this;
-          });
+          }), options, this);
         }
-        destroy() { return Promise.reject(notAvailable('Deleting ' + this.className)); }
+        destroy(options) { return withCallbacks(AVPromise.reject(notAvailable('Deleting ' + this.className)), options, this); }
         static extend(className) {
           const name = typeof className === 'string' ? className : className && className.className;
           const Extended = class extends AVObject { constructor(attributes) { super(name, attributes); } };
@@ -65,24 +78,31 @@ extension Prelude {
         descending(key) { this._order = ['-' + key]; return this; }
         addAscending(key) { this._order.push(key); return this; }
         addDescending(key) { this._order.push('-' + key); return this; }
-        find() {
-          if (this.className !== '_Conversation') return Promise.reject(notAvailable('Querying ' + this.className));
-          if (this._unsupported.length > 0) return Promise.reject(new Error(this._unsupported.join(', ') + ' is not supported in _Conversation queries'));
+        _find() {
+          if (this.className !== '_Conversation') return AVPromise.reject(notAvailable('Querying ' + this.className));
+          if (this._unsupported.length > 0) {
+            return AVPromise.reject(refused(new Error(this._unsupported.join(', ') + ' is not supported in _Conversation queries')));
+          }
           const request = { where: this._where, limit: this._limit, skip: this._skip };
           if (this._order.length > 0) request.order = this._order.join(',');
-          return ask('conversations', request).then((found) => found.map(conversation));
+          return AVPromise.resolve(ask('conversations', request)).then((found) => found.map(conversation));
         }
-        first() {
+        _first() {
           const saved = this._limit;
           this._limit = 1;
-          const found = this.find();
+          const found = this._find();
           this._limit = saved;
           return found.then((list) => list[0]);
         }
-        get(id) {
-          return this.equalTo('objectId', id).first().then((found) => found || Promise.reject(Object.assign(new Error('Object not found.'), { code: 101 })));
+        find(options) { return withCallbacks(this._find(), options); }
+        first(options) { return withCallbacks(this._first(), options); }
+        // The old SDK passed null first to a get's error callback.
+        get(id, options) {
+          const found = this.equalTo('objectId', id)._first()
+            .then((object) => object || AVPromise.reject(Object.assign(new Error('Object not found.'), { code: 101 })));
+          return withCallbacks(found, options, null);
         }
-        count() { return this.find().then((list) => list.length); }
+        count(options) { return withCallbacks(this._find().then((list) => list.length), options); }
       }
       // Text conditions as LeanCloud's SDKs send them: quoted literals in a $regex.
       const quote = (text) => '\\Q' + String(text).split('\\E').join('\\E\\\\E\\Q') + '\\E';
@@ -99,7 +119,49 @@ extension Prelude {
         AVQuery.prototype[name] = function () { this._unsupported.push(name); return this; };
       }
       for (const name of ['each', 'destroyAll']) {
-        AVQuery.prototype[name] = function () { return Promise.reject(notAvailable('AV.Query#' + name)); };
+        AVQuery.prototype[name] = function () { return AVPromise.reject(notAvailable('AV.Query#' + name)); };
       }
+      // The rest of LeanStorage's classes load, so files that declare them at the top do;
+      // their storage calls are refused like any class but _Conversation.
+      const AVUser = AVObject.extend('_User');
+      AVUser.current = () => null;
+      for (const name of ['logIn', 'signUp', 'become', 'logInWithMobilePhone', 'requestPasswordReset']) {
+        AVUser[name] = () => AVPromise.reject(notAvailable('AV.User.' + name));
+      }
+      class AVFile {
+        constructor(name) { this._name = name; }
+        name() { return this._name; }
+        url() { return undefined; }
+        save(options) { return withCallbacks(AVPromise.reject(notAvailable('Saving files')), options, this); }
+      }
+      class AVGeoPoint {
+        constructor(latitude, longitude) {
+          if (Array.isArray(latitude)) [latitude, longitude] = latitude;
+          else if (latitude !== null && typeof latitude === 'object') ({ latitude, longitude } = latitude);
+          this.latitude = latitude || 0;
+          this.longitude = longitude || 0;
+        }
+        toJSON() { return { __type: 'GeoPoint', latitude: this.latitude, longitude: this.longitude }; }
+      }
+      class AVACL {
+        constructor() { this.permissions = {}; }
+        _set(who, access, allowed) { (this.permissions[who] = this.permissions[who] || {})[access] = allowed !== false; }
+        setPublicReadAccess(allowed) { this._set('*', 'read', allowed); }
+        setPublicWriteAccess(allowed) { this._set('*', 'write', allowed); }
+        setReadAccess(user, allowed) { this._set(typeof user === 'string' ? user : user.id, 'read', allowed); }
+        setWriteAccess(user, allowed) { this._set(typeof user === 'string' ? user : user.id, 'write', allowed); }
+        setRoleReadAccess(role, allowed) { this._set('role:' + (typeof role === 'string' ? role : role.get('name')), 'read', allowed); }
+        setRoleWriteAccess(role, allowed) { this._set('role:' + (typeof role === 'string' ? role : role.get('name')), 'write', allowed); }
+        toJSON() { return this.permissions; }
+      }
+      // new AV.Error(code, message), with LeanCloud's codes scripts compare against.
+      class AVError extends Error {
+        constructor(code, message) { super(message); this.code = code; }
+      }
+      Object.assign(AVError, {
+        OTHER_CAUSE: -1, INTERNAL_SERVER_ERROR: 1, CONNECTION_FAILED: 100, OBJECT_NOT_FOUND: 101, INVALID_QUERY: 102,
+        INVALID_CLASS_NAME: 103, MISSING_OBJECT_ID: 104, INVALID_KEY_NAME: 105, INVALID_JSON: 107, TIMEOUT: 124,
+        DUPLICATE_VALUE: 137, SCRIPT_FAILED: 141, VALIDATION_ERROR: 142,
+      });
     """#
 }

@@ -69,7 +69,10 @@ enum Prelude {
       // What a LeanEngine file declares beyond IM hooks loads, and is listed as not run.
       const inert = [];
       const notRunNames = new Set(['_rtmClientSign']);
-      function define(name, fn) {
+      // define(name, fn), or LeanEngine 3's define(name, options, fn): its options
+      // (fetchUser, internal) are about web callers, which hooks do not have.
+      function define(name, optionsOrFn, fnAfterOptions) {
+        const fn = typeof optionsOrFn === 'function' ? optionsOrFn : fnAfterOptions;
         if (typeof name !== 'string') throw new TypeError('AV.Cloud.define needs a name');
         if (typeof fn !== 'function') throw new TypeError(name + ' needs a function');
         if (hookNames.has(name)) { handlers.set(name, fn); return; }
@@ -81,7 +84,7 @@ enum Prelude {
       }
       const Cloud = { define };
       for (const name of hookNames) {
-        Cloud['onIM' + name.charAt(1).toUpperCase() + name.slice(2)] = function (fn) { define(name, fn); };
+        Cloud['onIM' + name.charAt(1).toUpperCase() + name.slice(2)] = function (optionsOrFn, fn) { define(name, optionsOrFn, fn); };
       }
       for (const name of ['beforeSave', 'afterSave', 'beforeUpdate', 'afterUpdate', 'beforeDelete', 'afterDelete']) {
         Cloud[name] = function (className) { inert.push(name + ' ' + (typeof className === 'string' ? className : (className && className.className) || '?')); };
@@ -118,10 +121,18 @@ enum Prelude {
     \#(http)
       Cloud.httpRequest = httpRequest;
 
-    \#(storage)
     \#(promise)
+    \#(storage)
+      // LeanEngine's web middleware loads and does nothing: Switchboard serves no web routes.
+      const middleware = () => function (request, response, next) { if (typeof next === 'function') next(); };
+      for (const name of ['CookieSession', 'HttpsRedirect', 'LeanCloudHeaders']) Cloud[name] = middleware;
       const AV = {
-        Cloud: Object.freeze(Cloud), Object: AVObject, Query: AVQuery, Promise: AVPromise,
+        Cloud: Object.freeze(Cloud), Object: AVObject, Query: AVQuery, Promise: AVPromise, User: AVUser,
+        Role: AVObject.extend('_Role'), Installation: AVObject.extend('_Installation'), File: AVFile, GeoPoint: AVGeoPoint,
+        ACL: AVACL, Error: AVError, Push: Object.freeze({ send: () => AVPromise.reject(notAvailable('AV.Push.send')) }),
+        express: middleware, koa: middleware,
+        // The old SDK carried underscore as AV._; it is the project's or hooks.modulePaths' own.
+        get _() { return require('underscore'); },
         init() {}, initialize() {}, setProduction() {}, _config: {},
       };
       Object.freeze(AV);
