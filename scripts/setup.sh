@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # postgresql: the tests run the suites again on a throwaway PostgreSQL (scripts/with-postgres).
-packages=(libsqlite3-dev pkg-config libjavascriptcoregtk-4.1-dev postgresql)
+# node-*: real npm packages, under /usr/share/nodejs, for the tests of hooks.modulePaths.
+packages=(libsqlite3-dev pkg-config libjavascriptcoregtk-4.1-dev postgresql node-underscore node-moment node-uuid node-lodash)
 
 missing=()
 for package in "${packages[@]}"; do

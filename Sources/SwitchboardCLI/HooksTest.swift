@@ -39,6 +39,7 @@ struct HooksTest: AsyncParsableCommand {
         let budget: Duration = budgetMs.map { .milliseconds($0) } ?? settings.hooks.defaultBudget
         let report = try await ScriptTrial.run(
             path: script, hook: point.rawValue, paramsJSON: paramsJSON, budget: budget, env: settings.scriptEnvironment,
+            modulePaths: settings.scriptModulePaths,
             services: ScriptServices(http: settings.scriptHTTP)
         )
         if !report.hooks.contains(point.rawValue) {

@@ -69,7 +69,9 @@ extension Prelude {
           } else {
             const wrapper = compileModule(source, moduleName(path));
             const dir = path.slice(0, Math.max(path.lastIndexOf('/'), 0));
-            wrapper.call(module.exports, module.exports, requireFrom(dir), module, path, dir);
+            // As absolute paths with the project's folder as the root: require(__dirname + '/x')
+            // and path.join(__dirname, ...) lead where they did under Node.
+            wrapper.call(module.exports, module.exports, requireFrom(dir), module, '/' + path, '/' + dir);
           }
         } finally {
           loadingModules--;

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// What the hooks folder holds: loose `*.js` files, each a script, and folders, each a
-/// LeanEngine project loaded from its entry module.
+/// LeanEngine project loaded from its entry module, with the packages they need.
 enum ScriptFolder {
     /// A project folder is refused past these: a vendored `node_modules` of a web app is not
     /// what hooks need.
@@ -12,12 +12,24 @@ enum ScriptFolder {
     /// package's `main` comes after: in LeanEngine projects it usually starts a web server.
     static let entryCandidates = ["cloud.js", "cloud/main.js", "cloud/index.js"]
 
+    /// What loads as a loose script: JavaScript, and TypeScript to be told to compile first.
+    static let scriptSuffixes = [".js", ".mjs", ".ts"]
+    static let typeScriptProblem = "is TypeScript: compile it to JavaScript first (tsc)"
+
+    /// An entry as read: what its VM runs, a version that changes with any of its files (the
+    /// packages it needs included), and the modules it names that it cannot have.
+    struct Entry: Sendable {
+        var source: ScriptContext.Source
+        var version: String
+        var missing: [MissingModule]
+    }
+
     /// Loose scripts (`name.js`) and project folders (`name`), in name order.
     static func entries(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { name in
-            guard !name.hasPrefix(".") else { return false }
-            return name.hasSuffix(".js") || isDirectory(directory + "/" + name)
+            guard !name.hasPrefix("."), !name.hasSuffix(".d.ts") else { return false }
+            return scriptSuffixes.contains { name.hasSuffix($0) } || isDirectory(directory + "/" + name)
         }.sorted()
     }
 
@@ -26,26 +38,47 @@ enum ScriptFolder {
     static func entry(containing path: String) -> String? {
         let first = path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? path
         guard !first.hasPrefix(".") else { return nil }
-        return path.contains("/") || !first.hasSuffix(".js") ? first : path
+        return path.contains("/") || !scriptSuffixes.contains(where: { first.hasSuffix($0) }) ? first : path
     }
 
-    /// Reads an entry: its source and a version that changes with any of its files. nil if
-    /// the entry is gone.
-    static func read(_ entry: String, in directory: String) throws(ScriptError) -> (source: ScriptContext.Source, version: String)? {
+    /// Reads an entry, with the packages it needs from `modulePaths`. nil if the entry is gone.
+    static func read(_ entry: String, in directory: String, modulePaths: [String] = []) throws(ScriptError) -> Entry? {
         let path = directory + "/" + entry
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard isDirectory(path) else {
+            if entry.hasSuffix(".ts") { throw ScriptError(file: entry, line: nil, message: typeScriptProblem) }
             guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw ScriptError(file: entry, line: nil, message: "cannot be read as UTF-8 text")
             }
-            return (.file(source), version(of: [source]))
+            let packages = try ProjectPackages(files: [entry: source], entry: entry, modulePaths: modulePaths, maxBytes: maxProjectBytes)
+            guard packages.addedPackages else { return Entry(source: .file(source), version: version(of: [source]), missing: packages.missing) }
+            return Entry(source: .project(files: packages.files, entry: entry), version: version(of: packages.files), missing: packages.missing)
         }
-        let files = try projectFiles(at: path, name: entry)
+        let (files, typeScript) = try projectFiles(at: path, name: entry)
         guard let main = entryModule(of: files) else {
+            let sorted = typeScript.sorted()
+            if let named = sorted.first(where: { entryCandidates.contains(String($0.dropLast(3)) + ".js") }) ?? sorted.first {
+                throw ScriptError(file: entry + "/" + named, line: nil, message: typeScriptProblem)
+            }
             throw ScriptError(file: entry, line: nil, message: "no entry module: expected \(entryCandidates.joined(separator: ", ")), or a package.json main")
         }
-        let ordered = files.keys.sorted()
-        return (.project(files: files, entry: main), version(of: [main] + ordered + ordered.map { files[$0]! }))
+        let packages = try ProjectPackages(files: files, entry: main, modulePaths: modulePaths, maxBytes: maxProjectBytes)
+        var missing: [MissingModule] = []
+        for var module in packages.missing {
+            let base = ModuleResolution.join(ModuleResolution.directory(of: module.file), module.module) ?? ""
+            if module.module.hasPrefix("."), typeScript.contains(base + ".ts") || typeScript.contains(base + "/index.ts") {
+                throw ScriptError(file: entry + "/" + module.file, line: module.line, message: "requires \(module.module), which \(typeScriptProblem)")
+            }
+            module.file = entry + "/" + module.file
+            missing.append(module)
+        }
+        return Entry(source: .project(files: packages.files, entry: main), version: version(of: packages.files, entry: main), missing: missing)
+    }
+
+    /// A script file, or a folder with what a LeanEngine project's root has.
+    static func isScript(at path: String) -> Bool {
+        guard isDirectory(path) else { return scriptSuffixes.contains { path.hasSuffix($0) } }
+        return (entryCandidates + ["package.json"]).contains { FileManager.default.fileExists(atPath: path + "/" + $0) }
     }
 
     static func entryModule(of files: [String: String]) -> String? {
@@ -57,15 +90,18 @@ enum ScriptFolder {
         return [path, path + ".js", path + "/index.js"].first { files[$0] != nil }
     }
 
-    /// The `.js` and `.json` files of a project, by path within it; hidden files skipped.
-    private static func projectFiles(at root: String, name: String) throws(ScriptError) -> [String: String] {
+    /// The `.js`, `.mjs` and `.json` files of a project, by path within it, and the paths of
+    /// its TypeScript files; hidden files skipped.
+    private static func projectFiles(at root: String, name: String) throws(ScriptError) -> ([String: String], Set<String>) {
         var files: [String: String] = [:]
+        var typeScript: Set<String> = []
         var bytes = 0
         let walker = FileManager.default.enumerator(atPath: root)
         while let relative = walker?.nextObject() as? String {
             let parts = relative.split(separator: "/")
             if parts.contains(where: { $0.hasPrefix(".") }) { continue }
-            guard relative.hasSuffix(".js") || relative.hasSuffix(".json") else { continue }
+            if relative.hasSuffix(".ts"), !relative.hasSuffix(".d.ts") { typeScript.insert(relative) }
+            guard relative.hasSuffix(".js") || relative.hasSuffix(".mjs") || relative.hasSuffix(".json") else { continue }
             guard let text = try? String(contentsOfFile: root + "/" + relative, encoding: .utf8) else { continue }
             bytes += text.utf8.count
             files[relative] = text
@@ -73,7 +109,13 @@ enum ScriptFolder {
                 throw ScriptError(file: name, line: nil, message: "more than \(maxProjectFiles) files or \(maxProjectBytes >> 20) MB of JavaScript and JSON")
             }
         }
-        return files
+        return (files, typeScript)
+    }
+
+    /// A version over a set of files: the entry, then each path and text in path order.
+    private static func version(of files: [String: String], entry: String? = nil) -> String {
+        let ordered = files.keys.sorted()
+        return version(of: (entry.map { [$0] } ?? []) + ordered + ordered.map { files[$0]! })
     }
 
     /// The first bytes of a SHA-256 over `parts`, each ended by a NUL.

@@ -31,6 +31,10 @@ public final class ScriptLibrary: Sendable {
         public var hostExecutable: String?
         /// Scripts' `process.env`: only this, nothing of the server's own environment.
         public var env: [String: String] = [:]
+        /// Folders packages are found in when a project's own `node_modules` lacks them, as
+        /// Node's `NODE_PATH` (`hooks.modulePaths`): an `npm install`ed `node_modules`, or
+        /// Debian's `/usr/share/nodejs`.
+        public var modulePaths: [String] = []
 
         public init(
             directory: String, workers: Int = ProcessInfo.processInfo.activeProcessorCount, heapCapBytes: Int = 64 << 20,
@@ -126,20 +130,27 @@ public final class ScriptLibrary: Sendable {
         let started = ContinuousClock.now
         let name = Self.handlerName(for: file)
         do {
-            guard let (source, version) = try ScriptFolder.read(file, in: settings.directory) else {
+            guard let read = try ScriptFolder.read(file, in: settings.directory, modulePaths: settings.modulePaths) else {
                 pipeline.unregister(name: name)
                 statuses.withLock { $0[name] = nil }
                 logger.notice("hook script removed", metadata: ["script": "\(name)"])
                 return nil
             }
-            if statuses.withLock({ $0[name]?.activeVersion == version && $0[name]?.error == nil }) { return nil }
-            let handler = try await load(source, name: name, version: version, file: file)
+            if statuses.withLock({ $0[name]?.activeVersion == read.version && $0[name]?.error == nil }) { return nil }
+            let handler = try await load(read.source, name: name, version: read.version, file: file)
             pipeline.register(handler)
-            statuses.withLock { $0[name] = Status(activeVersion: version, error: nil, notRun: handler.notRun) }
-            logger.notice("hook script loaded", metadata: [
-                "script": "\(name)", "version": "\(version)", "hooks": "\(handler.points.map(\.rawValue).sorted())",
+            statuses.withLock { $0[name] = Status(activeVersion: read.version, error: nil, notRun: handler.notRun) }
+            var metadata: Logger.Metadata = [
+                "script": "\(name)", "version": "\(read.version)", "hooks": "\(handler.points.map(\.rawValue).sorted())",
                 "ms": "\(Self.milliseconds(ContinuousClock.now - started))",
-            ])
+            ]
+            if !handler.notRun.isEmpty { metadata["not-run"] = "\(handler.notRun)" }
+            logger.notice("hook script loaded", metadata: metadata)
+            for module in read.missing {
+                logger.warning("a module the script names cannot be had; a hook call that uses it fails", metadata: [
+                    "script": "\(name)", "module": "\(module.module)", "at": "\(module.file):\(module.line)", "problem": "\(module.problem)",
+                ])
+            }
             return nil
         } catch {
             let failure = error as? ScriptError ?? ScriptError(file: file, line: nil, message: "\(error)")
@@ -210,20 +221,35 @@ public final class ScriptLibrary: Sendable {
         logger.error("hook script unloaded", metadata: ["script": "\(handler.name)", "error": "\(failure)"])
     }
 
+    /// Console lines at their level; the calls a script made that this server refused as
+    /// warnings, counted by script (`switchboard_script_refused_calls_total`).
     private func log(_ lines: [(level: String, text: String)], script: String) {
         for (level, text) in lines {
+            guard level != "refused" else {
+                pipeline.metrics.makeCounter(
+                    subsystem: "script", name: "refused_calls", help: "Calls scripts made that this server cannot answer, caught or not.",
+                    labels: [("script", script)]
+                ).increment()
+                logger.warning("a script's call was refused: \(text)", metadata: ["script": "\(script)"])
+                continue
+            }
             logger.log(level: Logger.Level(rawValue: level) ?? .info, "\(text)", metadata: ["script": "\(script)"])
         }
     }
 
     /// `keyword-filter.js` runs as the handler `keyword-filter`, the folder `myapp` as `myapp`.
     static func handlerName(for file: String) -> String {
-        file.hasSuffix(".js") ? String(file.dropLast(3)) : file
+        ScriptFolder.scriptSuffixes.first { file.hasSuffix($0) }.map { String(file.dropLast($0.count)) } ?? file
     }
 
     /// The loose scripts (`name.js`) and project folders (`name`) of a hooks folder.
     public static func entries(in directory: String) -> [String] {
         ScriptFolder.entries(in: directory)
+    }
+
+    /// Whether `path` is one script or LeanEngine project folder rather than a hooks folder.
+    public static func isScript(at path: String) -> Bool {
+        ScriptFolder.isScript(at: path)
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {

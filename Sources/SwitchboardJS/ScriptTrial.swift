@@ -30,15 +30,15 @@ public enum ScriptTrial {
 
     /// The same for a script file or a LeanEngine project folder at `path`.
     public static func run(
-        path: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String] = [:],
+        path: String, hook: String, paramsJSON: String, budget: Duration, env: [String: String] = [:], modulePaths: [String] = [],
         services: ScriptServices = ScriptServices()
     ) async throws(ScriptError) -> Report {
         let url = URL(fileURLWithPath: path).standardized
         let entry = url.lastPathComponent
-        guard let (source, _) = try ScriptFolder.read(entry, in: url.deletingLastPathComponent().path) else {
+        guard let read = try ScriptFolder.read(entry, in: url.deletingLastPathComponent().path, modulePaths: modulePaths) else {
             throw ScriptError(file: path, line: nil, message: "not found")
         }
-        return try await run(source, name: entry, hook: hook, paramsJSON: paramsJSON, budget: budget, env: env, services: services)
+        return try await run(read.source, name: entry, hook: hook, paramsJSON: paramsJSON, budget: budget, env: env, services: services)
     }
 
     private static func run(
@@ -61,13 +61,22 @@ public enum ScriptTrial {
         return Report(outcome: outcome, console: loaded.logs + call.logs, duration: duration, hooks: loaded.hooks)
     }
 
+    /// What loading a script shows: the hooks it defines, what it declares that is not run,
+    /// and the modules it names that it cannot have.
+    public struct Check: Sendable {
+        public var hooks: [String]
+        public var notRun: [String]
+        public var missing: [MissingModule]
+    }
+
     /// Loads a script or project folder of a hooks folder (`name.js` or `name`) to see
-    /// whether it would load, and which hooks it defines.
-    public static func check(entry: String, in directory: String, budget: Duration) async throws(ScriptError) -> [String] {
-        guard let (source, version) = try ScriptFolder.read(entry, in: directory) else {
+    /// whether it would load, and what it defines.
+    public static func check(entry: String, in directory: String, budget: Duration, modulePaths: [String] = []) async throws(ScriptError) -> Check {
+        guard let read = try ScriptFolder.read(entry, in: directory, modulePaths: modulePaths) else {
             throw ScriptError(file: entry, line: nil, message: "not found")
         }
-        return try await pool().load(ScriptWorker.Key(name: entry, version: version), source: source, file: entry, budget: budget, env: [:]).hooks
+        let report = try await pool().load(ScriptWorker.Key(name: entry, version: read.version), source: read.source, file: entry, budget: budget, env: [:])
+        return Check(hooks: report.hooks, notRun: report.inert, missing: read.missing)
     }
 
     private static func pool(services: ScriptServices = ScriptServices()) -> ScriptPool {

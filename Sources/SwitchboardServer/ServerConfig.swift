@@ -69,6 +69,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var scriptHeapCapMB = 64
     /// What scripts see as `process.env` (`hooks.env`).
     public var scriptEnvironment: [String: String] = [:]
+    /// Where packages a project lacks are found (`hooks.modulePaths`), as Node's NODE_PATH.
+    public var scriptModulePaths: [String] = []
     /// Hosts scripts may call with `AV.Cloud.httpRequest` and `fetch` (`hooks.http.allow`).
     public var scriptHTTPAllowList = HostAllowList.none
     /// Past this, a response to a script's request is refused (`hooks.http.maxResponseBytes`).
@@ -122,6 +124,7 @@ public struct ServerConfig: Sendable, Equatable {
     public var scriptSettings: ScriptLibrary.Settings {
         var settings = ScriptLibrary.Settings(directory: hooksDirectory, workers: scriptWorkers, heapCapBytes: scriptHeapCapMB << 20)
         settings.env = scriptEnvironment
+        settings.modulePaths = scriptModulePaths
         return settings
     }
 
@@ -216,6 +219,7 @@ struct ConfigFile: Decodable {
         var handlers: [String: Policy]?
         /// Scripts' `process.env`.
         var env: [String: String]?
+        var modulePaths: [String]?
         var http: HTTP?
         var remote: [Remote]?
 
@@ -407,6 +411,10 @@ struct ConfigFile: Decodable {
         config.scriptWorkers = hooks?.workers ?? config.scriptWorkers
         config.scriptHeapCapMB = hooks?.heapCapMB ?? config.scriptHeapCapMB
         config.scriptEnvironment = hooks?.env ?? config.scriptEnvironment
+        config.scriptModulePaths = hooks?.modulePaths ?? config.scriptModulePaths
+        for path in config.scriptModulePaths where !FileManager.default.fileExists(atPath: path) {
+            throw ConfigError("hooks.modulePaths: \(path) does not exist")
+        }
         config.remoteEngines = try (hooks?.remote ?? []).enumerated().map { try $1.engine(at: $0) }
         if Set(config.remoteEngines.map(\.name)).count < config.remoteEngines.count {
             throw ConfigError("hooks.remote: two engines have the same name")
