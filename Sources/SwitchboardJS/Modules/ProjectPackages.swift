@@ -42,7 +42,7 @@ struct ProjectPackages {
             }
         }
         self.files = lookup.files
-        self.missing = missing
+        self.missing = missing.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
         addedPackages = lookup.readOutside > 0
     }
 
