@@ -114,11 +114,20 @@ import Testing
             "Int16Array", "Int32Array", "Int8Array", "Intl", "Iterator", "JSON", "Map", "Math", "NaN", "Number", "Object", "Promise",
             "Proxy", "RangeError", "ReferenceError", "Reflect", "RegExp", "Set", "String", "Symbol", "SyntaxError", "TypeError",
             "URIError", "Uint16Array", "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap", "WeakRef", "WeakSet",
-            "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "globalThis", "isFinite", "isNaN",
+            "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "eval", "globalThis", "isFinite", "isNaN",
             "parseFloat", "parseInt", "undefined", "unescape",
         ]
         let documented: Set<Substring> = ["AV", "console", "fetch", "require", "module", "exports", "process", "global", "__production", "__switchboard"]
         #expect(Set(names).subtracting(ecmaScript).subtracting(documented).isEmpty, "\(Set(names).subtracting(ecmaScript).subtracting(documented))")
+    }
+
+    /// Packages such as get-intrinsic keep a reference to eval at load time and never call it.
+    @Test func aModuleThatOnlyMentionsEvalLoadsAndEvalStillFails() throws {
+        let script = try load("""
+            var $eval = eval;
+            AV.Cloud.onIMMessageReceived(() => { try { $eval('1 + 1'); return { content: 'evaluated' }; } catch (e) { return { content: e.name }; } });
+            """)
+        #expect(script.invoke(hook: "_messageReceived", paramsJSON: "{}") == .value(#"{"content":"EvalError"}"#))
     }
 
     @Test func legacyPromiseHelpersWork() throws {
