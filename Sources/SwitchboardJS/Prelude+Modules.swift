@@ -43,7 +43,7 @@ extension Prelude {
           const colon = target.indexOf(':');
           const kind = colon < 0 ? target : target.slice(0, colon), detail = target.slice(colon + 1);
           if (kind === 'file') return loadModule(detail);
-          if (kind === 'core') return loadModule('node:' + detail);
+          if (kind === 'core') return coreModule(detail, false);
           if (kind === 'sdk') return AV;
           const site = scriptSite(new Error().stack);
           if (kind === 'web') {
@@ -55,7 +55,7 @@ extension Prelude {
         };
       }
       // A loose script's one file is named as the script; a project's files by their folder.
-      const moduleName = (path) => (path === project || path.startsWith('node:') ? path : project + '/' + path);
+      const moduleName = (path) => (path === project ? path : project + '/' + path);
       function loadModule(path) {
         const cached = modules.get(path);
         if (cached) return cached.exports;  // a cycle sees what is exported so far, as in Node

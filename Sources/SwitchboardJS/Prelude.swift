@@ -138,6 +138,7 @@ enum Prelude {
       Object.freeze(AV);
 
     \#(modules)
+    \#(nodeModules)
       // eval stays, disabled (it throws EvalError): packages that only mention it still load.
       for (const name of ['WebAssembly', 'ShadowRealm', 'console']) delete global[name];
       const fixed = (value) => ({ value, enumerable: false, configurable: false, writable: false });

@@ -67,11 +67,10 @@ final class ScriptContext {
         self.context = context
         JSString.with(file) { JSGlobalContextSetName(context, $0) }
         ModuleCompiler.install(in: context)
-        if case .project(let files, _) = source {
-            ProjectModules.install(files, in: context)
-        } else {
-            ProjectModules.install([:], in: context)
-        }
+        let files: [String: String] = if case .project(let files, _) = source { files } else { [:] }
+        ProjectModules.install(files, in: context)
+        NodeModules.install(in: context)
+        NativeCrypto.install(in: context)
 
         do {
             try Self.evaluate(Prelude.source, in: context, file: Prelude.file)

@@ -51,7 +51,8 @@ extension ModuleResolution {
     func target(of name: String, from directory: String) -> ModuleTarget {
         if Self.sdkNames.contains(name) { return .sdk }
         let core = name.hasPrefix("node:") ? String(name.dropFirst(5)) : name
-        if NodeModules.source(named: core) != nil { return .core(core) }
+        // The core modules' private helpers (switchboard:…) are theirs alone.
+        if !core.hasPrefix("switchboard:"), NodeModules.source(named: core) != nil { return .core(core) }
         if ModuleTarget.withheldCoreModules.contains(core) {
             return .unavailable("reaches files, processes or the network, which hook scripts cannot")
         }

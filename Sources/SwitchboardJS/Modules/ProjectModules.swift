@@ -61,10 +61,10 @@ enum ProjectModules {
         return JSString.with(files.resolution.target(of: given[0], from: given[1]).encoded) { JSValueMakeString(context, $0) }
     }
 
-    /// `(path)`: the file's text, or a core module's for `node:name`; else undefined.
+    /// `(path)`: the file's text, or undefined.
     private static let source: JSObjectCallAsFunctionCallback = { context, _, this, count, arguments, _ in
         guard let context, let files = files(this), let given = strings(count, arguments, in: context), given.count == 1,
-              let text = given[0].hasPrefix("node:") ? NodeModules.source(named: String(given[0].dropFirst(5))) : files.resolution.contents(given[0])
+              let text = files.resolution.contents(given[0])
         else { return JSValueMakeUndefined(context) }
         return JSString.with(text) { JSValueMakeString(context, $0) }
     }
