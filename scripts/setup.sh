@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # postgresql: the tests run the suites again on a throwaway PostgreSQL (scripts/with-postgres).
-# node-*: real npm packages, under /usr/share/nodejs, for the tests of hooks.modulePaths.
+# node-*: real npm packages under /usr/share/nodejs, for the tests of hooks.modulePaths and
+# of Node's modules (NodeModulesTests vendors Debian's uuid@8 in a project).
 packages=(libsqlite3-dev pkg-config libjavascriptcoregtk-4.1-dev postgresql node-underscore node-moment node-uuid node-lodash)
 
 missing=()
