@@ -16,12 +16,13 @@ enum ModuleCompiler {
     }
 
     /// `(source, path)`: evaluates the module wrapped as Node wraps it, on the source's own
-    /// first line so that line numbers stay the file's.
+    /// first line so that line numbers stay the file's. An ES module is first rewritten as
+    /// CommonJS, line for line.
     private static let compile: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, exception in
         guard let context, count == 2, let arguments, let sourceValue = arguments[0], let pathValue = arguments[1],
               let source = JSString.string(of: sourceValue, in: context), let path = JSString.string(of: pathValue, in: context)
         else { return JSValueMakeUndefined(context) }
-        let wrapped = "(function (exports, require, module, __filename, __dirname) {" + source + "\n})"
+        let wrapped = "(function (exports, require, module, __filename, __dirname) {" + (ModuleSyntax.commonJS(source) ?? source) + "\n})"
         return JSString.with(wrapped) { sourceRef in
             JSString.with(path) { pathRef in
                 JSEvaluateScript(context, sourceRef, nil, pathRef, 1, exception)

@@ -93,7 +93,11 @@ final class ScriptContext {
         }
         switch source {
         case .file(let text):
-            try Self.evaluate(text, in: context, file: file)
+            // An ES module's declarations are its own, not globals: it runs in a function of
+            // its own, where `import AV from 'leanengine'` does not collide with the global
+            // AV. Its `require` and `exports` are the globals.
+            let module = ModuleSyntax.commonJS(text).map { "(function () {" + $0 + "\n})();" }
+            try Self.evaluate(module ?? text, in: context, file: file)
         case .project(_, let entry):
             try runProject(entry: entry)
         }

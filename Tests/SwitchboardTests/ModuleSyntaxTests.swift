@@ -141,4 +141,210 @@ import Testing
         #expect(ModuleSpecifiers.scan(#"require('\x6c\u0065ft-pad'); import x from "a\"b";"#)
             == [ModuleSpecifier(name: "left-pad", line: 1), ModuleSpecifier(name: "a\"b", line: 1)])
     }
+
+    // MARK: ES modules as CommonJS
+
+    @Test func commonJSAndLookalikesAreLeftAlone() {
+        for source in [
+            "module.exports = require('x'); exports.exported = 1;",
+            "const s = \"import x from 'y'\"; // export default 1\n/* export { s } */ const t = `import ${s}`;",
+            "const o = { import: 1, export: 2 }; o.import; o?.export; class C { import() {} }",
+            "function f() { import('lazy'); }",
+        ] {
+            #expect(ModuleSyntax.commonJS(source) == nil, "\(source)")
+        }
+    }
+
+    @Test func everyLineStaysWhereItWasAndTheRestIsUntouched() throws {
+        let source = """
+            #!/usr/bin/env node
+            import AV from 'leanengine';
+            import {
+              a,
+              b as c,
+            } from './lib.mjs'
+            const o = { import: 1, export: 2 }; o.import; label: for (;;) break label;
+            export const x = "import x from 'y'", /* export */ y = `export ${o.export}`;
+            export default function () {}
+            export { x as
+              z }
+            """
+        let output = try #require(ModuleSyntax.commonJS(source))
+        let lines = output.components(separatedBy: "\n"), original = source.components(separatedBy: "\n")
+        #expect(lines.count == original.count)
+        #expect(lines[0].hasPrefix("'use strict';Object.defineProperties(exports, { __esModule: { value: true }, x: "))
+        #expect(lines[0].hasSuffix("});///usr/bin/env node"))
+        #expect(lines[1].hasPrefix("const { default: AV } = ") && lines[1].hasSuffix("(require('leanengine'));;"))
+        #expect(lines[2].hasPrefix("const { a: a, b: c } = ") && lines[2].hasSuffix("(require('./lib.mjs'));"))
+        #expect(lines[3...5] == ["", "", ""])
+        #expect(lines[6] == original[6])
+        #expect(lines[7] == original[7].replacingOccurrences(of: "export const", with: " const"))
+        #expect(lines[8] == " function _default () {}")
+        #expect(lines[9...10] == ["", ""])
+    }
+
+    @Test func anAnonymousDefaultTakesANameTheModuleDoesNotUse() throws {
+        let output = try #require(ModuleSyntax.commonJS("const _default = 1, _default1 = 2;\nexport default class extends Base {}"))
+        #expect(output.hasSuffix("\n class _default2 extends Base {}"))
+        #expect(output.contains("default: { enumerable: true, get: () => _default2 }"))
+    }
+
+    private func project(_ files: [String: String]) throws(ScriptError) -> ScriptContext {
+        try ScriptContext(.project(files: files, entry: "cloud.js"), name: "app", budget: .milliseconds(200))
+    }
+
+    private func content(_ script: ScriptContext, _ params: String = "{}") -> String? {
+        guard case .value(let json) = script.invoke(hook: "_messageReceived", paramsJSON: params),
+              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        else { return nil }
+        return object["content"] as? String
+    }
+
+    @Test func aProjectImportsTheSDKAndItsOwnModules() throws {
+        let script = try project([
+            "cloud.js": """
+                import AV from 'leanengine';
+                import { greet } from './lib.mjs';
+                AV.Cloud.define('_messageReceived', (request) => ({ content: greet(request.params.content) }));
+                """,
+            "lib.mjs": "export function greet(name) { return 'hello ' + name; }",
+        ])
+        #expect(content(script, #"{"content":"bob"}"#) == "hello bob")
+    }
+
+    @Test func aDefaultExportIsRequiredFromCommonJSAndAnImportMixesWithRequire() throws {
+        let script = try project([
+            "cloud.js": """
+                const AV = require('leanengine');
+                import mask from './mask.mjs';
+                const cjs = require('./cjs');
+                AV.Cloud.define('_messageReceived', (request) => ({ content: [mask(request.params.content), cjs.shout('x'), cjs.marked, cjs.keys].join(' ') }));
+                """,
+            "cjs.js": """
+                const mask = require('./mask.mjs');
+                exports.shout = (text) => mask.default(text).toUpperCase() + '!';
+                exports.marked = String(mask.__esModule);
+                exports.keys = Object.keys(mask).join(',');
+                """,
+            "mask.mjs": """
+                import { banned } from './words.js';
+                export default function mask(text) { return banned.reduce((t, word) => t.split(word).join('*'.repeat(word.length)), text); }
+                export const count = 1;
+                """,
+            "words.js": "exports.banned = ['darn', 'x'];",
+        ])
+        #expect(content(script, #"{"content":"oh darn"}"#) == "oh **** *! true default,count")
+    }
+
+    @Test func everyImportAndExportForm() throws {
+        let script = try project([
+            "cloud.js": """
+                import AV, { Cloud } from 'leanengine';
+                import sdk, * as whole from 'leanengine';
+                import * as forms from './forms.mjs';
+                import anonymousFunction from './anonymous-function.mjs';
+                import AnonymousClass from './anonymous-class.mjs';
+                import answer from './expression.mjs';
+                import pad from './pad.js';
+                import { padded as named, "odd name" as odd } from './pad.js';
+                import './side-effect.js';
+                import data from './data.json' with { type: 'json' };
+                import * as starOnly from './star-only.mjs';
+                Cloud.define('_messageReceived', async () => {
+                  const before = forms.counter;
+                  forms.bump();
+                  const lazy = await import('./pad.js');
+                  return { content: [
+                    AV === sdk && sdk === whole && Cloud === AV.Cloud,
+                    forms.f(), await forms.af(), [...forms.g()].join(''), new forms.C().name, forms.one, forms.two,
+                    before, forms.counter, forms.p, forms.r, forms.s, forms.rest.extra,
+                    forms.local, forms.alias, forms.default, forms.hello('re'), forms.starred, forms.ns.greet('ns'),
+                    'default' in forms.ns, 'default' in starOnly, starOnly.starred,
+                    anonymousFunction(), new AnonymousClass().kind, answer,
+                    pad('a'), named, odd, globalThis.sideEffect, data.from,
+                    lazy.default('z'), lazy.padded, typeof import.meta.url, import.meta.url,
+                  ].join(' ') };
+                });
+                """,
+            "forms.mjs": """
+                export function f() { return 'f'; }
+                export async function af() { return 'af'; }
+                export function* g() { yield 'g'; yield 'h'; }
+                export class C { get name() { return 'C'; } }
+                export const one = 1, two = 2;
+                export let counter = 0;
+                export function bump() { counter += 1; }
+                export var { p, q: [r, s = 's'], ...rest } = { p: 'p', q: ['r'], extra: 'rest' };
+                const local = 'local';
+                export { local, local as alias, local as default };
+                export { greet as hello } from './lib.mjs';
+                export * from './star.mjs';
+                export * as ns from './lib.mjs';
+                """,
+            "lib.mjs": "export function greet(name) { return 'hi ' + name; }\nexport default 'lib default';",
+            "star.mjs": "export const starred = 'starred'; export const local = 'shadowed'; export default 'not starred';",
+            "star-only.mjs": "export * from './star.mjs';",
+            "anonymous-function.mjs": "export default function () { return 'anonymous'; }",
+            "anonymous-class.mjs": "export default class { get kind() { return 'class'; } }",
+            "expression.mjs": "export default 40 + 2;",
+            "pad.js": "module.exports = (text) => '[' + text + ']'; module.exports.padded = 'padded'; module.exports['odd name'] = 'odd';",
+            "side-effect.js": "globalThis.sideEffect = 'side';",
+            "data.json": #"{ "from": "json" }"#,
+        ])
+        #expect(content(script) == [
+            "true", "f af gh C 1 2", "0 1 p r s rest", "local local local hi re starred hi ns true false starred",
+            "anonymous class 42", "[a] padded odd side json", "[z] padded string file:///cloud.js",
+        ].joined(separator: " "))
+    }
+
+    @Test func aLooseFileMayBeAnESModule() throws {
+        let script = try ScriptContext(source: """
+            import AV from 'leanengine';
+            import { Cloud } from 'leanengine';
+            export const unused = 1;
+            var local = 'module scope';
+            function helper() { return local; }
+            Cloud.onIMMessageReceived(() => ({ content: [AV.Cloud === Cloud, helper(), typeof globalThis.local, typeof globalThis.helper, typeof import.meta.url].join(' ') }));
+            """, file: "hooks.mjs", budget: .milliseconds(200))
+        // Its declarations are the module's, not globals; its file has no path in a project.
+        #expect(content(script) == "true module scope undefined undefined undefined")
+    }
+
+    @Test func errorsInAnESModuleReportItsOwnLines() throws {
+        do {
+            _ = try project([
+                "cloud.js": "import './thrower.mjs';",
+                "thrower.mjs": "import AV from 'leanengine';\nimport {\n  Cloud\n} from 'leanengine';\nexport const x = 1;\nthrow new Error('boom');",
+            ])
+            Issue.record("a throwing module loaded")
+        } catch {
+            #expect(error.file == "app/thrower.mjs")
+            #expect(error.line == 6)
+            #expect(error.message.contains("boom"))
+        }
+        do {
+            _ = try project(["cloud.js": "import {\n  x\n} from './lib.mjs';\nexport let y = ;"])
+            Issue.record("a broken module loaded")
+        } catch {
+            #expect(error.file == "app/cloud.js")
+            #expect(error.line == 4)
+        }
+        let missing = try project(["cloud.js": "import AV from 'leanengine';\n\nimport missing from './missing.mjs';\nAV.Cloud.onIMMessageReceived(() => missing());"])
+        guard case .failed(let message) = missing.invoke(hook: "_messageReceived", paramsJSON: "{}") else {
+            Issue.record("a missing module was used")
+            return
+        }
+        #expect(message.contains("module './missing.mjs' is not installed"))
+        #expect(message.contains("required at app/cloud.js:3"))
+        let script = try project([
+            "cloud.js": "import { fail } from './fail.mjs';\nimport AV from 'leanengine';\nAV.Cloud.onIMMessageReceived(() => fail());",
+            "fail.mjs": "export {\n  fail\n};\nfunction fail() {\n  throw new Error('in a hook');\n}",
+        ])
+        guard case .failed(let message) = script.invoke(hook: "_messageReceived", paramsJSON: "{}") else {
+            Issue.record("the hook did not fail")
+            return
+        }
+        #expect(message.contains("in a hook"))
+        #expect(message.contains("app/fail.mjs:5"))
+    }
 }

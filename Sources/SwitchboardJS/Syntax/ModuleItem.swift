@@ -51,6 +51,8 @@ struct ModuleItem {
 struct Rename: Equatable {
     var from: String
     var to: String
+
+    var fromIsString: Bool { from.first == "\"" || from.first == "'" }
 }
 
 /// What an import declaration binds: `Default, * as namespace` or `Default, { named }`.

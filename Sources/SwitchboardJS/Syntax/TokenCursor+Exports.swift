@@ -27,7 +27,7 @@ extension TokenCursor {
             guard let renames = braceList(), let close = previous else { return nil }
             guard isWord("from") else {
                 // Only a re-export may name what it exports with a string literal.
-                guard !renames.contains(where: { $0.from.first == "\"" || $0.from.first == "'" }) else { return nil }
+                guard !renames.contains(where: \.fromIsString) else { return nil }
                 return ModuleItem(kind: .exportList(renames), range: start..<close.range.upperBound)
             }
             advance()
