@@ -42,7 +42,7 @@ extension Prelude {
           const target = projectModules.resolve(name, fromDir);
           const colon = target.indexOf(':');
           const kind = colon < 0 ? target : target.slice(0, colon), detail = target.slice(colon + 1);
-          if (kind === 'file') return loadModule(detail);
+          if (kind === 'file') return detail.includes('node_modules/') ? loadPackageModule(name, detail) : loadModule(detail);
           if (kind === 'core') return coreModule(detail, false);
           if (kind === 'sdk') return AV;
           const site = scriptSite(new Error().stack);
@@ -78,6 +78,21 @@ extension Prelude {
         }
         module.loaded = true;
         return module.exports;
+      }
+      // A package that throws while it loads (one that needs eval, or Node itself) is one that
+      // cannot be had: it becomes a stand-in, listed as not run. The project's own files
+      // failing still fail the load, where their author sees it.
+      function loadPackageModule(name, path) {
+        try {
+          return loadModule(path);
+        } catch (e) {
+          if (inCall()) throw e;
+          modules.delete(path);
+          const site = scriptSite(e.stack);
+          const problem = 'failed to load: ' + String(e.message || e) + (site ? ' at ' + site : '');
+          inert.push('package ' + name + ' (' + problem + ')');
+          return standIn(name, problem, scriptSite(new Error().stack));
+        }
       }
       const require = requireFrom('');
       const module = { exports: {} };

@@ -84,6 +84,19 @@ import Testing
         #expect(script.invoke(hook: "_messageReceived", paramsJSON: "{}") == .value(#"{"content":"2,4"}"#))
     }
 
+    @Test func aPackageThatCannotRunHereIsAStandInAndTheProjectLoads() throws {
+        try write("app/cloud.js", "var AV = require('leanengine');\nvar pool = require('workerpool');\nAV.Cloud.onIMMessageReceived(() => pool.exec('x'));")
+        try write("app/node_modules/workerpool/index.js", "var requireFoolWebpack = eval('typeof require !== \\'undefined\\' ? require : null');\nmodule.exports = {};")
+        let (script, _) = try load("app")
+        #expect(script.inert == ["package workerpool (failed to load: eval and new Function are disabled in hook scripts at app/node_modules/workerpool/index.js:1)"])
+        guard case .failed(let message) = script.invoke(hook: "_messageReceived", paramsJSON: "{}") else {
+            Issue.record("a package that failed to load was used")
+            return
+        }
+        #expect(message.contains("module 'workerpool' failed to load"))
+        #expect(message.contains("required at app/cloud.js:2"))
+    }
+
     @Test func typeScriptIsRefusedWithWhatToDo() throws {
         try write("loose.ts", "export const x: number = 1;")
         try write("tsapp/cloud.ts", "import AV from 'leanengine';")
