@@ -4,8 +4,8 @@ import Foundation
 /// What the hooks folder holds: loose `*.js` files, each a script, and folders, each a
 /// LeanEngine project loaded from its entry module, with the packages they need.
 enum ScriptFolder {
-    /// A project folder is refused past these: a vendored `node_modules` of a web app is not
-    /// what hooks need.
+    /// A project whose modules reach past these is refused: a web app's front end is not what
+    /// hooks need.
     static let maxProjectBytes = 32 << 20
     static let maxProjectFiles = 10_000
     /// Where a LeanEngine project keeps its cloud code, in the order looked for. The
@@ -41,30 +41,37 @@ enum ScriptFolder {
         return path.contains("/") || !scriptSuffixes.contains(where: { first.hasSuffix($0) }) ? first : path
     }
 
-    /// Reads an entry, with the packages it needs from `modulePaths`. nil if the entry is gone.
+    /// Reads an entry: the files its modules reach, with the packages it needs from
+    /// `modulePaths`. nil if the entry is gone.
     static func read(_ entry: String, in directory: String, modulePaths: [String] = []) throws(ScriptError) -> Entry? {
         let path = directory + "/" + entry
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let limits = (files: maxProjectFiles, bytes: maxProjectBytes)
         guard isDirectory(path) else {
             if entry.hasSuffix(".ts") { throw ScriptError(file: entry, line: nil, message: typeScriptProblem) }
             guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {
                 throw ScriptError(file: entry, line: nil, message: "cannot be read as UTF-8 text")
             }
-            let packages = try ProjectPackages(files: [entry: source], entry: entry, modulePaths: modulePaths, maxBytes: maxProjectBytes)
-            guard packages.addedPackages else { return Entry(source: .file(source), version: version(of: [source]), missing: packages.missing) }
-            return Entry(source: .project(files: packages.files, entry: entry), version: version(of: packages.files), missing: packages.missing)
+            let reached = try ReachableModules(folder: nil, files: [entry: source], entry: entry, modulePaths: modulePaths, limits: limits)
+            guard reached.usesModulePaths else { return Entry(source: .file(source), version: version(of: [source]), missing: reached.missing) }
+            return Entry(source: .project(files: reached.files, entry: entry), version: version(of: reached.files), missing: reached.missing)
         }
-        let (files, typeScript) = try projectFiles(at: path, name: entry)
-        guard let main = entryModule(of: files) else {
+        let typeScript = typeScriptFiles(in: path)
+        guard let main = entryModule(in: path) else {
             let sorted = typeScript.sorted()
             if let named = sorted.first(where: { entryCandidates.contains(String($0.dropLast(3)) + ".js") }) ?? sorted.first {
                 throw ScriptError(file: entry + "/" + named, line: nil, message: typeScriptProblem)
             }
             throw ScriptError(file: entry, line: nil, message: "no entry module: expected \(entryCandidates.joined(separator: ", ")), or a package.json main")
         }
-        let packages = try ProjectPackages(files: files, entry: main, modulePaths: modulePaths, maxBytes: maxProjectBytes)
+        let reached: ReachableModules
+        do {
+            reached = try ReachableModules(folder: path, entry: main, modulePaths: modulePaths, limits: limits)
+        } catch {
+            throw ScriptError(file: entry + "/" + error.file, line: error.line, message: error.message)
+        }
         var missing: [MissingModule] = []
-        for var module in packages.missing {
+        for var module in reached.missing {
             let base = ModuleResolution.join(ModuleResolution.directory(of: module.file), module.module) ?? ""
             if module.module.hasPrefix("."), typeScript.contains(base + ".ts") || typeScript.contains(base + "/index.ts") {
                 throw ScriptError(file: entry + "/" + module.file, line: module.line, message: "requires \(module.module), which \(typeScriptProblem)")
@@ -72,7 +79,7 @@ enum ScriptFolder {
             module.file = entry + "/" + module.file
             missing.append(module)
         }
-        return Entry(source: .project(files: packages.files, entry: main), version: version(of: packages.files, entry: main), missing: missing)
+        return Entry(source: .project(files: reached.files, entry: main), version: version(of: reached.files, entry: main), missing: missing)
     }
 
     /// A script file, or a folder with what a LeanEngine project's root has.
@@ -81,35 +88,31 @@ enum ScriptFolder {
         return (entryCandidates + ["package.json"]).contains { FileManager.default.fileExists(atPath: path + "/" + $0) }
     }
 
-    static func entryModule(of files: [String: String]) -> String? {
-        if let found = entryCandidates.first(where: { files[$0] != nil }) { return found }
-        guard let manifest = files["package.json"], let data = manifest.data(using: .utf8),
+    /// The module a project folder loads from: an entry candidate, else its package's main.
+    static func entryModule(in folder: String) -> String? {
+        let isFile = { (path: String) in FileManager.default.fileExists(atPath: folder + "/" + path) && !isDirectory(folder + "/" + path) }
+        if let found = entryCandidates.first(where: isFile) { return found }
+        guard let data = FileManager.default.contents(atPath: folder + "/package.json"),
               let main = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["main"] as? String
-        else { return files["index.js"] != nil ? "index.js" : nil }
+        else { return isFile("index.js") ? "index.js" : nil }
         let path = main.hasPrefix("./") ? String(main.dropFirst(2)) : main
-        return [path, path + ".js", path + "/index.js"].first { files[$0] != nil }
+        return [path, path + ".js", path + "/index.js"].first(where: isFile)
     }
 
-    /// The `.js`, `.mjs` and `.json` files of a project, by path within it, and the paths of
-    /// its TypeScript files; hidden files skipped.
-    private static func projectFiles(at root: String, name: String) throws(ScriptError) -> ([String: String], Set<String>) {
-        var files: [String: String] = [:]
-        var typeScript: Set<String> = []
-        var bytes = 0
+    /// The TypeScript files of a project (declaration files aside), by path within it; hidden
+    /// folders and node_modules skipped.
+    private static func typeScriptFiles(in root: String) -> Set<String> {
+        var found: Set<String> = []
         let walker = FileManager.default.enumerator(atPath: root)
         while let relative = walker?.nextObject() as? String {
-            let parts = relative.split(separator: "/")
-            if parts.contains(where: { $0.hasPrefix(".") }) { continue }
-            if relative.hasSuffix(".ts"), !relative.hasSuffix(".d.ts") { typeScript.insert(relative) }
-            guard relative.hasSuffix(".js") || relative.hasSuffix(".mjs") || relative.hasSuffix(".json") else { continue }
-            guard let text = try? String(contentsOfFile: root + "/" + relative, encoding: .utf8) else { continue }
-            bytes += text.utf8.count
-            files[relative] = text
-            guard files.count <= maxProjectFiles, bytes <= maxProjectBytes else {
-                throw ScriptError(file: name, line: nil, message: "more than \(maxProjectFiles) files or \(maxProjectBytes >> 20) MB of JavaScript and JSON")
+            let name = relative.split(separator: "/").last ?? ""
+            if name.hasPrefix(".") || name == "node_modules" {
+                walker?.skipDescendants()
+                continue
             }
+            if relative.hasSuffix(".ts"), !relative.hasSuffix(".d.ts") { found.insert(relative) }
         }
-        return (files, typeScript)
+        return found
     }
 
     /// A version over a set of files: the entry, then each path and text in path order.
@@ -128,7 +131,7 @@ enum ScriptFolder {
         return hash.finalize().prefix(4).map { String(format: "%02x", $0) }.joined()
     }
 
-    private static func isDirectory(_ path: String) -> Bool {
+    static func isDirectory(_ path: String) -> Bool {
         var directory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }

@@ -47,6 +47,25 @@ import Testing
         #expect(files.keys.filter { $0.hasPrefix("node_modules/lodash/") }.count < 60)
     }
 
+    /// A web app's front end (megabytes of libraries under static/) is not handed to the VM:
+    /// the load used to run past its budget decoding it.
+    @Test func onlyWhatTheProjectsRequiresReachIsRead() throws {
+        try write("app/cloud.js", "var lib = require('./cloud/lib');\nAV.Cloud.onIMMessageReceived(() => ({ content: lib.name }));")
+        try write("app/cloud/lib.js", "exports.name = require('../package.json').name;")
+        try write("app/package.json", #"{ "name": "web-app", "main": "server.js" }"#)
+        try write("app/static/js/broken.js", "this is not JavaScript {")
+        try write("app/test/cloud-test.js", "require('mocha');")
+        let (script, read) = try load("app")
+        guard case .project(let files, let entry) = read.source else {
+            Issue.record("no project")
+            return
+        }
+        #expect(entry == "cloud.js")
+        #expect(Set(files.keys) == ["cloud.js", "cloud/lib.js", "package.json"])
+        #expect(read.missing.isEmpty)
+        #expect(script.invoke(hook: "_messageReceived", paramsJSON: "{}") == .value(#"{"content":"web-app"}"#))
+    }
+
     @Test func aLooseScriptUsesThemToo() throws {
         try write("words.js", Self.usesThreePackages)
         let (script, read) = try load("words.js")
