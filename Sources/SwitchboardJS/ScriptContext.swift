@@ -168,6 +168,8 @@ final class ScriptContext {
                 }
             }
         } catch let failure as CallFailure {
+            // Stopped, it could not say whether it logged: look.
+            hasLogs = true
             return failure.outcome
         } catch {
             return .failed("\(error)")
@@ -210,6 +212,8 @@ final class ScriptContext {
             return decode(settled)
         }
         guard let questions = callHostString("takeQuestions"), questions != "[]" else {
+            // What it logged (a refused save, say) is most of what tells why.
+            hasLogs = true
             return .failed("the hook never answered: its Promise never settled, or it never called response.success or response.error")
         }
         JSValueProtect(context, box)

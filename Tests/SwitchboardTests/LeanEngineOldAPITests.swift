@@ -124,6 +124,20 @@ import Testing
         #expect(logs.contains { $0.0 == "refused" && $0.1.hasPrefix("cloud.js:5: Querying Blacklist is not available") }, "\(logs)")
     }
 
+    /// `hooks test` showed no console at all for a hook that never answered: what it logged is
+    /// most of what tells why.
+    @Test func whatAHookThatNeverAnswersLoggedIsKept() async throws {
+        let report = try await ScriptTrial.run(source: """
+            AV.Cloud.define('_messageReceived', function (request, response) {
+              console.log('saving');
+              new AV.Object('Comments').save(null, { error: function () { return null; } });
+            });
+            """, file: "comments.js", hook: "_messageReceived", paramsJSON: "{}", budget: .milliseconds(500))
+        #expect(report.outcome == .failed("the hook never answered: its Promise never settled, or it never called response.success or response.error"))
+        #expect(report.console.map(\.level) == ["info", "refused"])
+        #expect(report.console.last?.text.hasPrefix("comments.js:3: Saving Comments is not available") == true)
+    }
+
     @Test func whatACallbackThrowsIsLogged() throws {
         let script = try load("""
             AV.Cloud.define('_messageReceived', function (request, response) {
