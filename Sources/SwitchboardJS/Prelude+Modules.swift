@@ -18,8 +18,9 @@ extension Prelude {
       // hook call, the first use throws, naming the module and where it was required.
       function standIn(name, problem, requiredAt) {
         const message = "module '" + name + "' " + problem + (requiredAt ? ' (required at ' + requiredAt + ')' : '');
-        const use = () => { if (inCall()) throw refused(new Error(message)); return stub; };
-        if (inCall()) throw refused(new Error(message));
+        const refuseInCall = () => { if (inCall()) throw refused(new Error(message)); };
+        refuseInCall();
+        const use = () => { refuseInCall(); return stub; };
         const label = () => '[module ' + name + ': ' + problem + ']';
         const stub = new Proxy(function () {}, {
           get(target, key) {
