@@ -27,7 +27,7 @@ import Testing
             """)
         #expect(script.invoke(hook: "_messageReceived", paramsJSON: #"{"n":2}"#) == .value(#"{"drop":true}"#))
         #expect(script.invoke(hook: "_messageSent", paramsJSON: "{}") == .failed("the hook never answered: its Promise never settled, or it never called response.success or response.error"))
-        guard case .failed(let message) = script.invoke(hook: "_conversationAdd", paramsJSON: "{}") else { Issue.record("expected failure"); return }
+        let message = script.failure(of: "_conversationAdd")
         #expect(message.hasPrefix("nope"))
     }
 
