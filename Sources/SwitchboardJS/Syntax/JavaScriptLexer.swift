@@ -243,10 +243,9 @@ struct JavaScriptLexer {
                 skipEscape()
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 return
-            case 0xE2:
-                // U+2028 and U+2029 are allowed in strings; they still start a line.
-                if !skipLineTerminator() { offset += 1 }
             default:
+                // U+2028 and U+2029 may stand in a string, where the engine does not count
+                // them as line breaks.
                 offset += 1
             }
         }
@@ -295,8 +294,9 @@ struct JavaScriptLexer {
                 return
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 return
+            case 0xE2 where Self.lineTerminatorLength(in: bytes, at: offset) > 0:
+                return
             default:
-                if Self.lineTerminatorLength(in: bytes, at: offset) > 0 { return }
                 offset += 1
             }
         }

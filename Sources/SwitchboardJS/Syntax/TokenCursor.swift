@@ -17,12 +17,6 @@ struct TokenCursor {
         token = lexer.next()
     }
 
-    /// The token after the current one.
-    func peek() -> JavaScriptToken? {
-        var ahead = lexer
-        return ahead.next()
-    }
-
     func isWord(_ word: StaticString) -> Bool {
         token.map { lexer.isWord($0, word) } ?? false
     }
