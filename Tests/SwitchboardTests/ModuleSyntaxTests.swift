@@ -172,8 +172,8 @@ import Testing
             """
         let output = try #require(ModuleSyntax.commonJS(source))
         let lines = output.components(separatedBy: "\n"), original = source.components(separatedBy: "\n")
-        #expect(lines.count == original.count)
-        #expect(lines[0].hasPrefix("'use strict';Object.defineProperties(exports, { __esModule: { value: true }, x: "))
+        #expect(lines.count == original.count + 1 && lines.last == "}")
+        #expect(lines[0].hasPrefix("'use strict';{Object.defineProperties(exports, { __esModule: { value: true }, x: "))
         #expect(lines[0].hasSuffix("});///usr/bin/env node"))
         #expect(lines[1].hasPrefix("const { default: AV } = ") && lines[1].hasSuffix("(require('leanengine'));;"))
         #expect(lines[2].hasPrefix("const { a: a, b: c } = ") && lines[2].hasSuffix("(require('./lib.mjs'));"))
@@ -221,7 +221,7 @@ import Testing
 
     @Test func anAnonymousDefaultTakesANameTheModuleDoesNotUse() throws {
         let output = try #require(ModuleSyntax.commonJS("const _default = 1, _default1 = 2;\nexport default class extends Base {}"))
-        #expect(output.hasSuffix("\n class _default2 extends Base {}"))
+        #expect(output.hasSuffix("\n class _default2 extends Base {}\n}"))
         #expect(output.contains("default: { enumerable: true, get: () => _default2 }"))
     }
 
@@ -333,6 +333,30 @@ import Testing
             "true", "f af gh C 1 2", "0 1 p r s rest", "local local local hi re starred hi ns true false starred",
             "anonymous class 42 named", "[a] padded odd side json", "[z] padded string file:///cloud.js",
         ].joined(separator: " "))
+    }
+
+    /// Node's ES modules make their own `__dirname`; the code of Babel's days used the
+    /// wrapper's.
+    @Test func aModuleMayDeclareWhatTheWrapperProvides() throws {
+        let script = try project([
+            "cloud.js": """
+                import AV from 'leanengine';
+                import { here, folder, meta } from './lib/paths.mjs';
+                import { babel } from './lib/babel.js';
+                AV.Cloud.onIMMessageReceived(() => ({ content: [here, folder, meta, babel].join(' ') }));
+                """,
+            "lib/paths.mjs": """
+                import path from 'path';
+                import { URL } from 'url';
+                const __filename = new URL(import.meta.url).pathname;
+                const __dirname = path.dirname(__filename);
+                const module = 'mine';
+                export const here = __filename, folder = __dirname + ' ' + module;
+                export const meta = [import.meta === import.meta, import.meta.filename, import.meta.dirname].join(',');
+                """,
+            "lib/babel.js": "import AV from 'leanengine';\nexport const babel = __dirname + ' ' + typeof module.exports;",
+        ])
+        #expect(content(script) == "/lib/paths.mjs /lib mine true,/lib/paths.mjs,/lib /lib object")
     }
 
     @Test func aLooseFileMayBeAnESModule() throws {

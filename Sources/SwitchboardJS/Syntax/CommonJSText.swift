@@ -22,16 +22,30 @@ enum CommonJSText {
     /// evaluated at once, the module loaded in a later job, and a failure rejects.
     static let dynamicImport = "(s => Promise.resolve().then(() => " + interop("require(s)") + "))("
 
-    /// `__filename` is the module's path in its project; a loose file has none.
-    static let importMeta = "({ url: typeof __filename === 'string' ? 'file://' + __filename : undefined })"
-
-    /// What goes first: strict mode, and the module's own exports as live getters, marked
-    /// `__esModule` (not enumerable, as Babel does) for CommonJS importers and other modules.
-    static func prologue(exports: [(name: String, local: String)]?) -> String {
-        guard let exports else { return "'use strict';" }
+    /// What goes first, on line 1: strict mode; `import.meta` as `meta` if the module uses
+    /// it, made once from the wrapper's `__filename` (a loose file has none); then the block
+    /// the module runs in (`end` closes it), beginning with the module's own exports as live
+    /// getters, marked `__esModule` (not enumerable, as Babel does) for CommonJS importers
+    /// and other modules.
+    ///
+    /// In that block a module may declare `__filename`, `__dirname` or `module` itself, as
+    /// ES modules do (`const __dirname = path.dirname(fileURLToPath(import.meta.url))`):
+    /// its declarations shadow the wrapper's parameters, which the code of Babel's days
+    /// still finds when it declares none.
+    static func prologue(meta: String?, exports: [(name: String, local: String)]?) -> String {
+        var text = "'use strict';"
+        if let meta {
+            text += "const \(meta) = typeof __filename === 'string' ? { url: 'file://' + __filename, filename: __filename, dirname: __dirname } : {};"
+        }
+        text += "{"
+        guard let exports else { return text }
         let getters = exports.map { ", \($0.name): { enumerable: true, get: () => \($0.local) }" }
-        return "'use strict';Object.defineProperties(exports, { __esModule: { value: true }" + getters.joined() + " });"
+        return text + "Object.defineProperties(exports, { __esModule: { value: true }" + getters.joined() + " });"
     }
+
+    /// Closes the module's block on a line of its own, after the module's last line, which
+    /// may end in a comment.
+    static let end = "\n}"
 
     /// `export { a, b as c } from 'm'`: getters reading the loaded module.
     static func reexport(_ renames: [Rename], load: String) -> String {

@@ -5,16 +5,17 @@
 /// left byte for byte, so the engine's line numbers (errors, syntax errors, stacks) stay the
 /// file's. What must come first goes on line 1: `'use strict'` (modules are strict) and the
 /// exports, defined up front as getters over the module's own bindings so that they are live
-/// (a `let` reassigned later is seen; one not yet initialized throws, as in a module).
-/// `CommonJSText` has the JavaScript that replaces each form.
+/// (a `let` reassigned later is seen; one not yet initialized throws, as in a module). The
+/// module runs in a block, closed on a line added after its last. `CommonJSText` has the
+/// JavaScript that replaces each form.
 ///
 /// Imports bind constants, read when the import runs: not live, and not hoisted above the
 /// code before them (imports nearly always come first). A default import is the CommonJS
 /// export itself unless the module marks itself `__esModule`, so `import AV from
 /// 'leanengine'` is the SDK. `import * as ns` is the module object; `import()` resolves to
 /// it when it is marked, else to an object that inherits the export and has it as
-/// `default`. `import.meta` is `{ url }`: `file://` and the file's path from the project's root
-/// (undefined for a loose file), a new object each time.
+/// `default`. `import.meta` is `{ url, filename, dirname }`: `file://` and the file's path from
+/// the project's root, the path, its folder (`{}` for a loose file).
 enum ModuleSyntax {
     /// `source` as CommonJS, or nil when it has no static `import` or `export` at the top
     /// level and so is not an ES module: CommonJS files, the great majority, come back nil,
@@ -28,6 +29,7 @@ enum ModuleSyntax {
         // Inside the function the module becomes, a shebang line would be a syntax error.
         if lexer.bytes.starts(with: [UInt8(ascii: "#"), UInt8(ascii: "!")]) { rewrite.replace(0..<2, with: "//") }
         var exported: [(name: String, local: String)] = []
+        var meta: String?  // named when first used
         for item in items {
             let load = item.literal.map { "require(" + String(decoding: lexer.bytes[$0], as: UTF8.self) + ")" } ?? ""
             switch item.kind {
@@ -36,7 +38,9 @@ enum ModuleSyntax {
             case .dynamicImport:
                 rewrite.replace(item.range, with: CommonJSText.dynamicImport)
             case .importMeta:
-                rewrite.replace(item.range, with: CommonJSText.importMeta)
+                let name = meta ?? unusedName("_importMeta", in: source)
+                meta = name
+                rewrite.replace(item.range, with: name)
             case .importDeclaration(let clause):
                 rewrite.replace(item.range, with: CommonJSText.importStatement(clause, load: load))
             case .exportDeclaration(let names):
@@ -62,8 +66,8 @@ enum ModuleSyntax {
         }
         // A file that only imports is not marked `__esModule`: one that still assigns
         // `exports.x` keeps being imported as CommonJS.
-        rewrite.prologue = CommonJSText.prologue(exports: items.contains(where: \.isExport) ? exported : nil)
-        return rewrite.result
+        rewrite.prologue = CommonJSText.prologue(meta: meta, exports: items.contains(where: \.isExport) ? exported : nil)
+        return rewrite.result + CommonJSText.end
     }
 
     /// `base`, or `base` and a number, that occurs nowhere in the source, so it can name an
