@@ -1,5 +1,5 @@
 extension Prelude {
-    /// Node's core modules for `require`, and the global `Buffer`.
+    /// Node's core modules for `require`, and the globals `Buffer`, `URL`, `URLSearchParams`.
     static let nodeModules = #"""
       // Node's core modules (NodeModules), each compiled the first time it is required. They
       // come before a project's own files, as in Node: node_modules/crypto cannot replace
@@ -30,17 +30,20 @@ extension Prelude {
         if (exports === undefined) throw new Error("no core module '" + name + "'");
         return exports;
       }
-      // Node's global Buffer, compiled the first time a script reads it. Assignable, as in Node.
-      const bufferGlobal = (value) => ({ value, writable: true, configurable: true, enumerable: false });
-      defineProperty(global, 'Buffer', {
-        get() {
-          const value = coreModule('buffer', false).Buffer;
-          defineProperty(global, 'Buffer', bufferGlobal(value));
-          return value;
-        },
-        set(value) { defineProperty(global, 'Buffer', bufferGlobal(value)); },
-        configurable: true,
-        enumerable: false,
-      });
+      // Node's globals Buffer, URL and URLSearchParams, each compiled the first time a script
+      // reads it. Assignable, as in Node.
+      const assignable = (value) => ({ value, writable: true, configurable: true, enumerable: false });
+      for (const [name, moduleName] of [['Buffer', 'buffer'], ['URL', 'url'], ['URLSearchParams', 'url']]) {
+        defineProperty(global, name, {
+          get() {
+            const value = coreModule(moduleName, false)[name];
+            defineProperty(global, name, assignable(value));
+            return value;
+          },
+          set(value) { defineProperty(global, name, assignable(value)); },
+          configurable: true,
+          enumerable: false,
+        });
+      }
     """#
 }

@@ -392,20 +392,14 @@ import Testing
             #expect(error.line == 4)
         }
         let missing = try project(["cloud.js": "import AV from 'leanengine';\n\nimport missing from './missing.mjs';\nAV.Cloud.onIMMessageReceived(() => missing());"])
-        guard case .failed(let message) = missing.invoke(hook: "_messageReceived", paramsJSON: "{}") else {
-            Issue.record("a missing module was used")
-            return
-        }
-        #expect(message.contains("module './missing.mjs' is not installed"))
-        #expect(message.contains("required at app/cloud.js:3"))
+        let missingMessage = missing.failure(of: "_messageReceived")
+        #expect(missingMessage.contains("module './missing.mjs' is not installed"))
+        #expect(missingMessage.contains("required at app/cloud.js:3"))
         let script = try project([
             "cloud.js": "import { fail } from './fail.mjs';\nimport AV from 'leanengine';\nAV.Cloud.onIMMessageReceived(() => fail());",
             "fail.mjs": "export {\n  fail\n};\nfunction fail() {\n  throw new Error('in a hook');\n}",
         ])
-        guard case .failed(let message) = script.invoke(hook: "_messageReceived", paramsJSON: "{}") else {
-            Issue.record("the hook did not fail")
-            return
-        }
+        let message = script.failure(of: "_messageReceived")
         #expect(message.contains("in a hook"))
         #expect(message.contains("app/fail.mjs:5"))
     }

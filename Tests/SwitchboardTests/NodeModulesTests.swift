@@ -49,6 +49,24 @@ import Testing
     @Test func utilAnswersAsNodeDoes() throws { try expectNodeAnswers(NodeAnswers.util) }
     @Test func eventsAnswersAsNodeDoes() throws { try expectNodeAnswers(NodeAnswers.events) }
 
+    /// ES modules' idiom for their folder: path.dirname(fileURLToPath(import.meta.url)).
+    /// Expected values are Node 20's.
+    @Test func fileURLsAndPathsConvertAsNodeDoes() throws {
+        let script = try load("""
+            const { fileURLToPath, pathToFileURL } = require('url');
+            const code = (f) => { try { f(); return 'none'; } catch (e) { return e.code; } };
+            AV.Cloud.define('_messageReceived', () => ({
+              urls: [pathToFileURL('/tmp/a b#c?d%e\\\\f').href, pathToFileURL('rel/x').href, pathToFileURL('/dir/').href],
+              paths: [fileURLToPath('file:///tmp/a%20b'), fileURLToPath(new URL('file:///x/y%23z')), fileURLToPath('file://localhost/l')],
+              errors: [code(() => fileURLToPath('http://x/y')), code(() => fileURLToPath('file:///a%2Fb')), code(() => fileURLToPath('file://host/a'))],
+            }));
+            """)
+        let answer = try answer(of: script)
+        #expect(answer["urls"] as? [String] == ["file:///tmp/a%20b%23c%3Fd%25e%5Cf", "file:///rel/x", "file:///dir/"])
+        #expect(answer["paths"] as? [String] == ["/tmp/a b", "/x/y#z", "/l"])
+        #expect(answer["errors"] as? [String] == ["ERR_INVALID_URL_SCHEME", "ERR_INVALID_FILE_URL_PATH", "ERR_INVALID_FILE_URL_HOST"])
+    }
+
     @Test func coreModulesAnswerToBothNamesAndNothingElse() throws {
         let script = try load("""
             const names = ['buffer', 'crypto', 'events', 'path', 'querystring', 'url', 'util'];

@@ -307,9 +307,31 @@ extension NodeModules {
       return urlParse(source, false, true).resolveObject(relative);
     }
 
+    // file: URLs and paths, as ES modules turn import.meta.url into a path. POSIX paths, the
+    // project's folder being / (process.cwd()).
+    function fileURLToPath(given) {
+      const url = typeof given === 'string' ? new URL(given) : given;
+      if (!(url instanceof URL)) throw invalidArgType('path', 'of type string or an instance of URL', given);
+      if (url.protocol !== 'file:') throw nodeError(TypeError, 'ERR_INVALID_URL_SCHEME', 'The URL must be of scheme file');
+      if (url.hostname !== '' && url.hostname !== 'localhost') {
+        throw nodeError(TypeError, 'ERR_INVALID_FILE_URL_HOST', 'File URL host must be "localhost" or empty on linux');
+      }
+      if (/%2f/i.test(url.pathname)) {
+        throw nodeError(TypeError, 'ERR_INVALID_FILE_URL_PATH', 'File URL path must not include encoded / characters');
+      }
+      return decodeURIComponent(url.pathname);
+    }
+    // What a path may not hold as it is in a file: URL's path.
+    const pathEscaped = /[\u0000-\u0020"#%<>?\\`{}\u007f]/g;
+    function pathToFileURL(filePath) {
+      checkString(filePath, 'path');
+      const resolved = require('path').resolve(filePath) + (filePath.endsWith('/') && filePath !== '/' ? '/' : '');
+      return new URL('file://' + resolved.replace(pathEscaped, escapeCharacter));
+    }
+
     module.exports = {
       Url, parse: urlParse, format: urlFormat, resolve: urlResolve, resolveObject: urlResolveObject,
-      URL, URLSearchParams,
+      URL, URLSearchParams, fileURLToPath, pathToFileURL,
     };
     """#
 }
