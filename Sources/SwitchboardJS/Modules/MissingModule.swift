@@ -5,6 +5,6 @@ public struct MissingModule: Equatable, Sendable {
     /// The file naming it (`folder/path` for a project's) and the line.
     public var file: String
     public var line: Int
-    /// Why: `ModuleTarget.problem`.
+    /// Why, as `ModuleTarget.unavailable` says.
     public var problem: String
 }

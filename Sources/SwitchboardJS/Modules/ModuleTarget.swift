@@ -20,16 +20,6 @@ enum ModuleTarget: Equatable, Sendable {
         }
     }
 
-    /// Why a project's `require` of this module gets a stand-in, for `hooks check`; nil when
-    /// it gets what it asked for.
-    var problem: String? {
-        switch self {
-        case .file, .sdk, .core: nil
-        case .web: "serves web routes: they load and are not served"
-        case .unavailable(let problem): problem
-        }
-    }
-
     static let webFrameworks: Set<String> = ["express", "koa"]
 
     /// Node's core modules that would reach files, processes or the network.

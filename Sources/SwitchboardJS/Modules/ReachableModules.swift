@@ -29,15 +29,15 @@ struct ReachableModules {
             guard !path.hasSuffix(".json"), let text = lookup.contents(path) else { continue }
             let directory = ModuleResolution.directory(of: path)
             for specifier in ModuleSpecifiers.scan(text) {
-                let target = resolution.target(of: specifier.name, from: directory)
-                switch target {
+                switch resolution.target(of: specifier.name, from: directory) {
                 case .file(let found): follow(found)
-                case .core: continue
+                // A web framework is said once, as the routes not run, when the VM loads it.
+                case .core, .web: continue
                 case .sdk:
                     // The old SDK carried underscore as AV._: bring it if it is to be had.
                     if case .file(let found) = resolution.target(of: "underscore", from: "") { follow(found) }
-                case .web, .unavailable:
-                    missing.append(MissingModule(module: specifier.name, file: path, line: specifier.line, problem: target.problem ?? ""))
+                case .unavailable(let problem):
+                    missing.append(MissingModule(module: specifier.name, file: path, line: specifier.line, problem: problem))
                 }
             }
             guard lookup.files.count <= limits.files, lookup.bytes <= limits.bytes else {
