@@ -67,6 +67,55 @@ import Testing
         #expect(answer["errors"] as? [String] == ["ERR_INVALID_URL_SCHEME", "ERR_INVALID_FILE_URL_PATH", "ERR_INVALID_FILE_URL_HOST"])
     }
 
+    /// Expected values are Node 20's: which checks pass, and the failures' class, code, operator
+    /// and whether the message was generated.
+    @Test func assertAnswersAsNodeDoes() throws {
+        let script = try load("""
+            const assert = require('assert');
+            const results = [];
+            const t = (f) => { try { f(); results.push('ok'); } catch (e) { results.push(e.name + '|' + e.code + '|' + e.operator + '|' + e.generatedMessage); } };
+            t(() => assert(1)); t(() => assert(0)); t(() => assert.ok('')); t(() => assert.equal(1, '1')); t(() => assert.equal(1, 2));
+            t(() => assert.strictEqual(1, '1')); t(() => assert.notStrictEqual(1, 1)); t(() => assert.deepEqual({ a: 1 }, { a: '1' }));
+            t(() => assert.deepStrictEqual({ a: 1 }, { a: '1' })); t(() => assert.deepStrictEqual([1, { b: [2] }], [1, { b: [2] }]));
+            t(() => assert.deepStrictEqual(new Date(0), new Date(0))); t(() => assert.deepStrictEqual(new Map([[1, { a: 1 }]]), new Map([[1, { a: 1 }]])));
+            t(() => assert.deepStrictEqual(new Set([1, 2]), new Set([2, 1]))); t(() => assert.deepStrictEqual(NaN, NaN)); t(() => assert.deepStrictEqual(0, -0));
+            t(() => assert.deepEqual(0, -0)); t(() => assert.deepStrictEqual(Object.create(null), {})); t(() => assert.deepEqual(Object.create(null), {}));
+            t(() => assert.deepStrictEqual([1, 2], { 0: 1, 1: 2, length: 2 })); t(() => assert.throws(() => { throw new TypeError('x'); }, TypeError));
+            t(() => assert.throws(() => {})); t(() => assert.throws(() => { throw new Error('abc'); }, /b/)); t(() => assert.throws(() => { throw new Error('abc'); }, { message: 'abc' }));
+            t(() => assert.doesNotThrow(() => { throw new Error('x'); })); t(() => assert.fail('boom')); t(() => assert.ifError(null));
+            t(() => assert.ifError(new Error('e'))); t(() => assert.match('abc', /z/)); t(() => assert.strict.equal(1, '1'));
+            t(() => assert.notDeepStrictEqual({ a: 1 }, { a: 1 })); t(() => assert.deepStrictEqual(/a/g, /a/g)); t(() => assert.deepStrictEqual(/a/g, /a/i));
+            t(() => assert.deepStrictEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2]))); t(() => assert.deepStrictEqual(new Uint8Array([1, 2]), new Uint8Array([1, 3])));
+            const messages = [];
+            for (const f of [() => assert.strictEqual(1, 2), () => assert.equal(1, 2), () => assert.fail('boom'), () => assert.ok(false, 'custom'), () => assert.notStrictEqual(1, 1)]) {
+              try { f(); } catch (e) { messages.push(e.message); }
+            }
+            const cycle = { name: 'a' }; cycle.self = cycle;
+            const twin = { name: 'a' }; twin.self = twin;
+            AV.Cloud.define('_messageReceived', () => ({ results, messages, cycles: require('util').isDeepStrictEqual(cycle, twin) }));
+            """)
+        let answer = try answer(of: script)
+        let failure = { (check: String, generated: Bool) in "AssertionError|ERR_ASSERTION|\(check)|\(generated)" }
+        #expect(answer["results"] as? [String] == [
+            "ok", failure("==", true), failure("==", true), "ok", failure("==", true),
+            failure("strictEqual", true), failure("notStrictEqual", true), "ok",
+            failure("deepStrictEqual", true), "ok",
+            "ok", "ok",
+            "ok", "ok", failure("deepStrictEqual", true),
+            "ok", failure("deepStrictEqual", true), "ok",
+            failure("deepStrictEqual", true), "ok",
+            failure("throws", false), "ok", "ok",
+            failure("doesNotThrow", false), failure("fail", false), "ok",
+            failure("ifError", false), failure("match", true), failure("strictEqual", true),
+            failure("notDeepStrictEqual", true), "ok", failure("deepStrictEqual", true),
+            "ok", failure("deepStrictEqual", true),
+        ])
+        #expect(answer["messages"] as? [String] == [
+            "Expected values to be strictly equal:\n\n1 !== 2\n", "1 == 2", "boom", "custom", "Expected \"actual\" to be strictly unequal to: 1",
+        ])
+        #expect(answer["cycles"] as? Bool == true)
+    }
+
     @Test func coreModulesAnswerToBothNamesAndNothingElse() throws {
         let script = try load("""
             const names = ['buffer', 'crypto', 'events', 'path', 'querystring', 'url', 'util'];

@@ -29,7 +29,7 @@ enum ModuleTarget: Equatable, Sendable {
     ]
     /// The rest of Node's core modules that Switchboard does not provide.
     static let otherCoreModules: Set<String> = [
-        "assert", "constants", "diagnostics_channel", "domain", "punycode", "process", "stream", "string_decoder",
+        "constants", "diagnostics_channel", "domain", "punycode", "process", "stream", "string_decoder",
         "sys", "timers", "trace_events", "wasi", "zlib",
     ]
 

@@ -231,6 +231,7 @@ extension NodeModules {
     module.exports = {
       format, formatWithOptions, inspect, inherits, promisify, callbackify, deprecate, debuglog, types,
       TextEncoder, TextDecoder, isBuffer,
+      isDeepStrictEqual: require('switchboard:deep-equal').isDeepStrictEqual,
       isArray: Array.isArray,
       isBoolean: (value) => typeof value === 'boolean',
       isNull: (value) => value === null,

@@ -9,6 +9,7 @@ enum NodeModules {
     static let globalName = "__nodeModuleSource"
 
     private static let sources: [String: String] = [
+        "assert": assert,
         "buffer": buffer,
         "crypto": crypto,
         "events": events,
@@ -17,6 +18,7 @@ enum NodeModules {
         "url": url,
         "util": util,
         "switchboard:codecs": codecs,
+        "switchboard:deep-equal": deepEqual,
         "switchboard:errors": errors,
         "switchboard:inspect": inspect,
         "switchboard:punycode": punycode,
