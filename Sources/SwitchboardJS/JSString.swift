@@ -24,4 +24,15 @@ enum JSString {
         defer { JSStringRelease(ref) }
         return string(ref)
     }
+
+    /// A native function's arguments when each is a string, or nil.
+    static func strings(_ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, in context: JSContextRef) -> [String]? {
+        guard let arguments else { return count == 0 ? [] : nil }
+        var strings: [String] = []
+        for index in 0..<count {
+            guard let value = arguments[index], JSValueIsString(context, value), let string = string(of: value, in: context) else { return nil }
+            strings.append(string)
+        }
+        return strings
+    }
 }

@@ -19,9 +19,8 @@ enum ModuleCompiler {
     /// first line so that line numbers stay the file's. An ES module is first rewritten as
     /// CommonJS, line for line.
     private static let compile: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, exception in
-        guard let context, count == 2, let arguments, let sourceValue = arguments[0], let pathValue = arguments[1],
-              let source = JSString.string(of: sourceValue, in: context), let path = JSString.string(of: pathValue, in: context)
-        else { return JSValueMakeUndefined(context) }
+        guard let context, let given = JSString.strings(count, arguments, in: context), given.count == 2 else { return JSValueMakeUndefined(context) }
+        let (source, path) = (given[0], given[1])
         let wrapped = "(function (exports, require, module, __filename, __dirname) {" + (ModuleSyntax.commonJS(source) ?? source) + "\n})"
         return JSString.with(wrapped) { sourceRef in
             JSString.with(path) { pathRef in

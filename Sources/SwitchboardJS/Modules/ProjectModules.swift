@@ -43,19 +43,9 @@ enum ProjectModules {
         return Unmanaged<Files>.fromOpaque(data).takeUnretainedValue()
     }
 
-    private static func strings(_ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, in context: JSContextRef) -> [String]? {
-        guard let arguments else { return count == 0 ? [] : nil }
-        var strings: [String] = []
-        for index in 0..<count {
-            guard let value = arguments[index], JSValueIsString(context, value), let string = JSString.string(of: value, in: context) else { return nil }
-            strings.append(string)
-        }
-        return strings
-    }
-
     /// `(name, directory)`: what `name` leads to from `directory`, as `ModuleTarget.encoded`.
     private static let resolve: JSObjectCallAsFunctionCallback = { context, _, this, count, arguments, _ in
-        guard let context, let files = files(this), let given = strings(count, arguments, in: context), given.count == 2 else {
+        guard let context, let files = files(this), let given = JSString.strings(count, arguments, in: context), given.count == 2 else {
             return JSValueMakeNull(context)
         }
         return JSString.with(files.resolution.target(of: given[0], from: given[1]).encoded) { JSValueMakeString(context, $0) }
@@ -63,7 +53,7 @@ enum ProjectModules {
 
     /// `(path)`: the file's text, or undefined.
     private static let source: JSObjectCallAsFunctionCallback = { context, _, this, count, arguments, _ in
-        guard let context, let files = files(this), let given = strings(count, arguments, in: context), given.count == 1,
+        guard let context, let files = files(this), let given = JSString.strings(count, arguments, in: context), given.count == 1,
               let text = files.resolution.contents(given[0])
         else { return JSValueMakeUndefined(context) }
         return JSString.with(text) { JSValueMakeString(context, $0) }

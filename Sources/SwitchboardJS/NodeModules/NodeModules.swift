@@ -44,8 +44,8 @@ enum NodeModules {
 
     /// `(name)`: the module's source, or undefined.
     private static let sourceCallback: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, _ in
-        guard let context, count == 1, let arguments, let nameValue = arguments[0], JSValueIsString(context, nameValue),
-              let name = JSString.string(of: nameValue, in: context), let text = NodeModules.source(named: name)
+        guard let context, let given = JSString.strings(count, arguments, in: context), given.count == 1,
+              let text = NodeModules.source(named: given[0])
         else { return JSValueMakeUndefined(context) }
         return JSString.with(text) { JSValueMakeString(context, $0) }
     }
