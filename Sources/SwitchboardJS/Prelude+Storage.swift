@@ -22,10 +22,10 @@ extension Prelude {
         // save(attributes, options), save(key, value, options) or save(null, options).
         save(key, value, options) {
           if (typeof key === 'string') this.set(key, value); else { if (key) this.set(key); options = value; }
-          return withCallbacks(AVPromise.reject(notAvailable('Saving ' + this.className)), options, this);
+          return withCallbacks(unavailable('Saving ' + this.className), options, this);
         }
         fetch(options) {
-          if (this.className !== '_Conversation') return withCallbacks(AVPromise.reject(notAvailable('Fetching ' + this.className)), options, this);
+          if (this.className !== '_Conversation') return withCallbacks(unavailable('Fetching ' + this.className), options, this);
           return withCallbacks(new AVQuery('_Conversation').get(this.id).then((found) => {
             Object.assign(this.attributes, found.attributes);
             this.createdAt = found.createdAt;
@@ -33,7 +33,7 @@ extension Prelude {
             return this;
           }), options, this);
         }
-        destroy(options) { return withCallbacks(AVPromise.reject(notAvailable('Deleting ' + this.className)), options, this); }
+        destroy(options) { return withCallbacks(unavailable('Deleting ' + this.className), options, this); }
         static extend(className) {
           const name = typeof className === 'string' ? className : className && className.className;
           const Extended = class extends AVObject { constructor(attributes) { super(name, attributes); } };
@@ -79,7 +79,7 @@ extension Prelude {
         addAscending(key) { this._order.push(key); return this; }
         addDescending(key) { this._order.push('-' + key); return this; }
         _find() {
-          if (this.className !== '_Conversation') return AVPromise.reject(notAvailable('Querying ' + this.className));
+          if (this.className !== '_Conversation') return unavailable('Querying ' + this.className);
           if (this._unsupported.length > 0) {
             return AVPromise.reject(refused(new Error(this._unsupported.join(', ') + ' is not supported in _Conversation queries')));
           }
@@ -119,20 +119,20 @@ extension Prelude {
         AVQuery.prototype[name] = function () { this._unsupported.push(name); return this; };
       }
       for (const name of ['each', 'destroyAll']) {
-        AVQuery.prototype[name] = function () { return AVPromise.reject(notAvailable('AV.Query#' + name)); };
+        AVQuery.prototype[name] = function () { return unavailable('AV.Query#' + name); };
       }
       // The rest of LeanStorage's classes load, so files that declare them at the top do;
       // their storage calls are refused like any class but _Conversation.
       const AVUser = AVObject.extend('_User');
       AVUser.current = () => null;
       for (const name of ['logIn', 'signUp', 'become', 'logInWithMobilePhone', 'requestPasswordReset']) {
-        AVUser[name] = () => AVPromise.reject(notAvailable('AV.User.' + name));
+        AVUser[name] = () => unavailable('AV.User.' + name);
       }
       class AVFile {
         constructor(name) { this._name = name; }
         name() { return this._name; }
         url() { return undefined; }
-        save(options) { return withCallbacks(AVPromise.reject(notAvailable('Saving files')), options, this); }
+        save(options) { return withCallbacks(unavailable('Saving files'), options, this); }
       }
       class AVGeoPoint {
         constructor(latitude, longitude) {

@@ -36,8 +36,8 @@ enum Prelude {
         if (value instanceof Error) return describeError(value);
         try { const json = stringify(value); return json === undefined ? String(value) : json; } catch (e) { return String(value); }
       }
-      function write(level, text) {
-        if (logs.length < maxLogLines) logs.push([level, text.slice(0, maxLogLength)]);
+      function write(level, text, limit = maxLogLines) {
+        if (logs.length < limit) logs.push([level, text.slice(0, maxLogLength)]);
       }
       function writer(level) {
         return function (...args) { write(level, args.map(describe).join(' ')); };
@@ -62,7 +62,7 @@ enum Prelude {
       // script made it. `stack` is the call's, when it was made before failing.
       function refused(error, stack) {
         const site = scriptSite(stack === undefined ? error.stack : stack);
-        if (logs.length < maxLogLines + maxRefusals) logs.push(['refused', ((site ? site + ': ' : '') + error.message).slice(0, maxLogLength)]);
+        write('refused', (site ? site + ': ' : '') + error.message, maxLogLines + maxRefusals);
         return error;
       }
 
@@ -82,6 +82,8 @@ enum Prelude {
       function notAvailable(what) {
         return refused(new Error(what + ' is not available in hook scripts; call your LeanEngine app as a remote hook for it'));
       }
+      // The Promise an API call this server cannot answer gives.
+      const unavailable = (what) => AVPromise.reject(notAvailable(what));
       const Cloud = { define };
       for (const name of hookNames) {
         Cloud['onIM' + name.charAt(1).toUpperCase() + name.slice(2)] = function (optionsOrFn, fn) { define(name, optionsOrFn, fn); };
@@ -93,7 +95,7 @@ enum Prelude {
         Cloud[name] = function (kind) { inert.push(name + (typeof kind === 'string' ? ' ' + kind : '')); };
       }
       for (const name of ['run', 'rpc', 'enqueue', 'requestSmsCode', 'verifySmsCode']) {
-        Cloud[name] = function () { return Promise.reject(notAvailable('AV.Cloud.' + name)); };
+        Cloud[name] = function () { return unavailable('AV.Cloud.' + name); };
       }
       Cloud.useMasterKey = function () {};
       Cloud.setHookOptions = function (given) {
@@ -129,7 +131,7 @@ enum Prelude {
       const AV = {
         Cloud: Object.freeze(Cloud), Object: AVObject, Query: AVQuery, Promise: AVPromise, User: AVUser,
         Role: AVObject.extend('_Role'), Installation: AVObject.extend('_Installation'), File: AVFile, GeoPoint: AVGeoPoint,
-        ACL: AVACL, Error: AVError, Push: Object.freeze({ send: () => AVPromise.reject(notAvailable('AV.Push.send')) }),
+        ACL: AVACL, Error: AVError, Push: Object.freeze({ send: () => unavailable('AV.Push.send') }),
         express: middleware, koa: middleware,
         // The old SDK carried underscore as AV._; it is the project's or hooks.modulePaths' own.
         get _() { return require('underscore'); },
