@@ -56,9 +56,8 @@ enum ScriptFolder {
             guard reached.usesModulePaths else { return Entry(source: .file(source), version: version(of: [source]), missing: reached.missing) }
             return Entry(source: .project(files: reached.files, entry: entry), version: version(of: reached.files), missing: reached.missing)
         }
-        let typeScript = typeScriptFiles(in: path)
         guard let main = entryModule(in: path) else {
-            let sorted = typeScript.sorted()
+            let sorted = typeScriptFiles(in: path).sorted()
             if let named = sorted.first(where: { entryCandidates.contains(String($0.dropLast(3)) + ".js") }) ?? sorted.first {
                 throw ScriptError(file: entry + "/" + named, line: nil, message: typeScriptProblem)
             }
@@ -73,7 +72,7 @@ enum ScriptFolder {
         var missing: [MissingModule] = []
         for var module in reached.missing {
             let base = ModuleResolution.join(ModuleResolution.directory(of: module.file), module.module) ?? ""
-            if module.module.hasPrefix("."), typeScript.contains(base + ".ts") || typeScript.contains(base + "/index.ts") {
+            if module.module.hasPrefix("."), [base + ".ts", base + "/index.ts"].contains(where: { isFile($0, in: path) }) {
                 throw ScriptError(file: entry + "/" + module.file, line: module.line, message: "requires \(module.module), which \(typeScriptProblem)")
             }
             module.file = entry + "/" + module.file
@@ -90,7 +89,7 @@ enum ScriptFolder {
 
     /// The module a project folder loads from: an entry candidate, else its package's main.
     static func entryModule(in folder: String) -> String? {
-        let isFile = { (path: String) in FileManager.default.fileExists(atPath: folder + "/" + path) && !isDirectory(folder + "/" + path) }
+        let isFile = { (path: String) in Self.isFile(path, in: folder) }
         if let found = entryCandidates.first(where: isFile) { return found }
         guard let data = FileManager.default.contents(atPath: folder + "/package.json"),
               let main = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["main"] as? String
@@ -100,7 +99,7 @@ enum ScriptFolder {
     }
 
     /// The TypeScript files of a project (declaration files aside), by path within it; hidden
-    /// folders and node_modules skipped.
+    /// folders and node_modules skipped. Walked only for a folder with no JavaScript entry.
     private static func typeScriptFiles(in root: String) -> Set<String> {
         var found: Set<String> = []
         let walker = FileManager.default.enumerator(atPath: root)
@@ -129,6 +128,10 @@ enum ScriptFolder {
             if parts.count > 1 { hash.update(data: Data([0])) }
         }
         return hash.finalize().prefix(4).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func isFile(_ path: String, in folder: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder + "/" + path) && !isDirectory(folder + "/" + path)
     }
 
     static func isDirectory(_ path: String) -> Bool {
