@@ -31,6 +31,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "SwitchboardJSON"),
+        .target(name: "SwitchboardData", dependencies: ["SwitchboardJSON"]),
         .target(name: "SwitchboardFuzz", dependencies: ["SwitchboardWire", "SwitchboardJSON"]),
         .target(name: "CLibFuzzer"),
         .target(name: "CSpawn"),
@@ -50,6 +51,7 @@ let package = Package(
                 "CSpawn",
                 "SwitchboardHooks",
                 "SwitchboardJSON",
+                "SwitchboardData",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -83,6 +85,7 @@ let package = Package(
             dependencies: [
                 "SwitchboardCore",
                 "SwitchboardJSON",
+                "SwitchboardData",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -94,6 +97,7 @@ let package = Package(
             dependencies: [
                 "CMalloc",
                 "SwitchboardCore",
+                "SwitchboardData",
                 "SwitchboardHooks",
                 "SwitchboardJS",
                 "SwitchboardStore",
@@ -124,6 +128,7 @@ let package = Package(
                 "SwitchboardHooks",
                 "SwitchboardJS",
                 "SwitchboardJSON",
+                "SwitchboardData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -152,6 +157,7 @@ let package = Package(
                 "SwitchboardHooks",
                 "SwitchboardJS",
                 "SwitchboardJSON",
+                "SwitchboardData",
                 "SwitchboardWire",
                 "SwitchboardFuzz",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -20,11 +20,12 @@ public struct DocumentFilter: Sendable {
     /// The document's `$regex` patterns, compiled once, by `Self.regexKey`.
     let regexes: [String: LinearRegex]
 
-    public init(_ document: JSONValue) throws(Unsupported) {
+    /// - Parameter maxTerms: values the document may hold (app data's subqueries become long lists).
+    public init(_ document: JSONValue, maxTerms: Int = maxTerms) throws(Unsupported) {
         guard let conditions = document.objectValue else { throw Unsupported(description: "where must be a JSON object") }
         self.conditions = conditions
-        guard Self.termCount(document) <= Self.maxTerms else {
-            throw Unsupported(description: "where holds more than \(Self.maxTerms) values")
+        guard Self.termCount(document) <= maxTerms else {
+            throw Unsupported(description: "where holds more than \(maxTerms) values")
         }
         var regexes: [String: LinearRegex] = [:]
         try Self.validate(document, nesting: 0, regexes: &regexes)
@@ -152,9 +153,15 @@ public struct DocumentFilter: Sendable {
         }
     }
 
-    /// Dates become their ISO strings and numbers one kind, so that they compare as values.
+    /// Dates become their ISO strings, pointers their class and id (an included one has
+    /// its object's fields too) and numbers one kind, so that they compare as values.
     public static func comparable(_ value: JSONValue) -> JSONValue {
-        if value["__type"]?.stringValue == "Date", let iso = value["iso"] { return iso }
+        switch value["__type"]?.stringValue {
+        case "Date": if let iso = value["iso"] { return iso }
+        case "Pointer":
+            return .object(["__type": .string("Pointer"), "className": value["className"] ?? .null, "objectId": value["objectId"] ?? .null])
+        default: break
+        }
         if case .double(let number) = value, number.rounded() == number, abs(number) < 9e18 { return .int(Int64(number)) }
         return value
     }

@@ -31,28 +31,10 @@ enum ConversationSearch {
 
     /// A comparator for a LeanCloud sort string: comma-separated keys, `-` for descending.
     static func ordering(_ sort: String) throws -> (JSONValue, JSONValue) -> Bool {
-        guard sort.split(separator: ",").count <= maxSortKeys else {
+        let ordering = DocumentOrdering(sort)
+        guard ordering.keys.count <= maxSortKeys else {
             throw CommandError(.conversationAPIFailed, detail: "sort by at most \(maxSortKeys) keys")
         }
-        let keys = sort.split(separator: ",").map { key -> (String, Bool) in
-            let trimmed = key.trimmingCharacters(in: .whitespaces)
-            return trimmed.hasPrefix("-") ? (String(trimmed.dropFirst()), false) : (trimmed, true)
-        }
-        return { lhs, rhs in
-            for (key, ascending) in keys {
-                let a = lhs[key].map(DocumentFilter.comparable) ?? .null
-                let b = rhs[key].map(DocumentFilter.comparable) ?? .null
-                // Missing values sort last either way.
-                switch (a, b) {
-                case (.null, .null): continue
-                case (.null, _): return false
-                case (_, .null): return true
-                default:
-                    guard let order = DocumentFilter.order(a, b), order != 0 else { continue }
-                    return ascending ? order < 0 : order > 0
-                }
-            }
-            return false
-        }
+        return ordering.inOrder
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SwitchboardJSON
 
 /// Dates as LeanCloud writes them: ISO 8601 with milliseconds, in UTC.
 public enum ISODate {

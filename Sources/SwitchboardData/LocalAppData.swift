@@ -1,0 +1,81 @@
+import Foundation
+import SwitchboardJSON
+
+/// The app's LeanStorage kept in Switchboard's own database (`DocumentStore`), with
+/// `_Conversation` answered from the IM store. Every caller has master rights: no ACLs.
+public struct LocalAppData: AppData {
+    let store: any DocumentStore
+    let conversations: (any ConversationObjects)?
+    let now: @Sendable () -> Int64
+
+    public init(store: any DocumentStore, conversations: (any ConversationObjects)?, now: @escaping @Sendable () -> Int64 = LocalAppData.wallMilliseconds) {
+        self.store = store
+        self.conversations = conversations
+        self.now = now
+    }
+
+    public static let conversationClass = "_Conversation"
+
+    public static func wallMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    public func create(in className: String, body: [String: JSONValue], fetchWhenSave: Bool) async throws -> JSONValue {
+        try writable(className)
+        let changes = try FieldChanges(body, creating: true)
+        var fields: [String: JSONValue] = [:]
+        try changes.apply(to: &fields)
+        let time = now()
+        let document = StoredDocument(className: className, objectID: ObjectIDs.make(at: time), createdAt: time, updatedAt: time, fields: fields)
+        try await store.insert([document])
+        if fetchWhenSave { return document.json }
+        return ["objectId": .string(document.objectID), "createdAt": .string(ISODate.string(milliseconds: time))]
+    }
+
+    public func object(in className: String, id: String, include: [String], keys: [String]) async throws -> JSONValue? {
+        try ClassNames.validate(className: className)
+        try ClassNames.validate(objectID: id)
+        let query = ObjectQuery(className: className, whereDocument: ["objectId": .string(id)], limit: 1, keys: keys, include: include)
+        return try await find(query).results.first
+    }
+
+    public func update(in className: String, id: String, body: [String: JSONValue], condition: JSONValue?, fetchWhenSave: Bool) async throws -> JSONValue {
+        try writable(className)
+        try ClassNames.validate(objectID: id)
+        let changes = try FieldChanges(body, creating: false)
+        let filter = try await conditionFilter(condition)
+        let time = now()
+        let updated = try await store.update(in: className, id: id) { document in
+            if let filter, !filter.matches(document.json) { throw StorageError.noEffect }
+            var changed = document
+            try changes.apply(to: &changed.fields)
+            changed.updatedAt = max(time, document.updatedAt)
+            return changed
+        }
+        guard let updated else { throw StorageError.objectNotFound(className, id: id) }
+        var answer: [String: JSONValue] = ["objectId": .string(id), "updatedAt": .string(ISODate.string(milliseconds: updated.updatedAt))]
+        if fetchWhenSave {
+            for key in changes.changedKeys { answer[key] = updated.fields[key] }
+        }
+        return .object(answer)
+    }
+
+    public func delete(in className: String, id: String, condition: JSONValue?) async throws {
+        try writable(className)
+        try ClassNames.validate(objectID: id)
+        let filter = try await conditionFilter(condition)
+        _ = try await store.delete(in: className, id: id) { document in
+            if let filter, !filter.matches(document.json) { throw StorageError.noEffect }
+        }
+    }
+
+    private func conditionFilter(_ condition: JSONValue?) async throws -> DocumentFilter? {
+        guard let condition else { return nil }
+        return try await matcher(condition)
+    }
+
+    private func writable(_ className: String) throws(StorageError) {
+        try ClassNames.validate(className: className)
+        if className == Self.conversationClass {
+            throw .readOnlyClass(className, "conversations change through the IM API (/1.2/rtm/conversations)")
+        }
+    }
+}
