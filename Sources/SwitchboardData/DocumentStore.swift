@@ -21,9 +21,9 @@ public protocol DocumentStore: Sendable {
     /// one transaction that no other change of it interleaves with (two increments both
     /// count, on one node or several). Nil when there is no such document; what `change`
     /// throws leaves it as it was.
-    func update(in className: String, id: String, _ change: @Sendable (StoredDocument) throws -> StoredDocument) async throws -> StoredDocument?
+    func update(in className: String, id: String, _ change: @escaping @Sendable (StoredDocument) throws -> StoredDocument) async throws -> StoredDocument?
 
     /// Deletes a document, with its index entries, if `check` does not throw for it (in the
     /// same transaction). False when there is no such document.
-    func delete(in className: String, id: String, check: @Sendable (StoredDocument) throws -> Void) async throws -> Bool
+    func delete(in className: String, id: String, check: @escaping @Sendable (StoredDocument) throws -> Void) async throws -> Bool
 }
