@@ -179,6 +179,29 @@ enum Migrations {
             // FCM names a dead device by its registration id.
             try db.execute(sql: "CREATE INDEX installation_by_registration ON installation(registration_id)")
         }
+        migrator.registerMigration("v17: app data (LeanStorage classes)") { db in
+            // Documents are JSON text; `storage_key` holds `IndexEntries` for each, so an
+            // equality on any field reads only its matches.
+            try db.execute(sql: """
+                CREATE TABLE storage_object (
+                    class_name TEXT NOT NULL,
+                    object_id TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    data TEXT NOT NULL,
+                    PRIMARY KEY (class_name, object_id)
+                );
+                CREATE INDEX storage_object_by_created ON storage_object(class_name, created_at, object_id);
+                CREATE INDEX storage_object_by_updated ON storage_object(class_name, updated_at, object_id);
+                CREATE TABLE storage_key (
+                    class_name TEXT NOT NULL,
+                    field TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    object_id TEXT NOT NULL,
+                    PRIMARY KEY (class_name, field, key, object_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

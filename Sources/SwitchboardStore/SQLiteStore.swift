@@ -4,8 +4,8 @@ import SwitchboardCore
 
 /// `MessageStore` over one SQLite file in WAL mode: one writer, concurrent readers.
 public final class SQLiteStore: MessageStore {
-    private let pool: DatabasePool
-    private let writer: BatchedWriter
+    let pool: DatabasePool
+    let writer: BatchedWriter
     private let fileGuard: DatabaseFileGuard
     /// Conversations with their members, read on every message sent.
     private let cache = ConversationCache(capacity: 100_000)
@@ -821,11 +821,11 @@ public final class SQLiteStore: MessageStore {
     /// A list of `count` placeholders or more: lists are padded to a power of two (with
     /// NULLs, which `IN` never matches), so each statement is compiled and kept in the cache
     /// for a few lengths, not one per length a client can make up.
-    private static func placeholders(_ count: Int) -> String {
+    static func placeholders(_ count: Int) -> String {
         "(" + Array(repeating: "?", count: listLength(count)).joined(separator: ",") + ")"
     }
 
-    private static func padded(_ values: [some DatabaseValueConvertible]) -> StatementArguments {
+    static func padded(_ values: [some DatabaseValueConvertible]) -> StatementArguments {
         // As optional existentials: GRDB's initializer for a sequence of one type builds a key
         // path at run time on every call, a few per cent of a message's CPU time.
         var list = values.map { $0 as (any DatabaseValueConvertible)? }
