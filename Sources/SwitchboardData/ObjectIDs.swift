@@ -1,9 +1,16 @@
-/// New object ids in LeanCloud's form: 24 hex digits, the creation second first (so ids
-/// sort roughly by creation, as LeanStorage's did) and 16 random digits after it.
+import Synchronization
+
+/// New object ids in LeanCloud's (MongoDB's) form: 24 hex digits, the creation second,
+/// then a random number for this process, then a counter. Ids made by one node sort in
+/// the order they were made, so objects created in the same millisecond keep their order.
 enum ObjectIDs {
+    private static let process = UInt64.random(in: 0...0xFF_FFFF)
+    private static let counter = Atomic<UInt64>(UInt64.random(in: 0...0xFF_FFFF_FFFF))
+
     static func make(at milliseconds: Int64) -> String {
-        let seconds = UInt32(truncatingIfNeeded: milliseconds / 1000)
-        return hex(UInt64(seconds), digits: 8) + hex(UInt64.random(in: 0...UInt64.max), digits: 16)
+        let seconds = UInt64(UInt32(truncatingIfNeeded: milliseconds / 1000))
+        let count = counter.add(1, ordering: .relaxed).newValue & 0xFF_FFFF_FFFF
+        return hex(seconds, digits: 8) + hex(process, digits: 6) + hex(count, digits: 10)
     }
 
     private static func hex(_ value: UInt64, digits: Int) -> String {
