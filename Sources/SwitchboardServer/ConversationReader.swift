@@ -1,9 +1,10 @@
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardJS
 import SwitchboardJSON
 
 /// What hook scripts read while they run: `_Conversation`, from the core's store.
-struct ConversationReader: ScriptConversations {
+struct ConversationReader: ScriptConversations, ConversationObjects {
     let core: MessagingCore
 
     func conversations(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJS
 import SwitchboardStore
@@ -23,6 +24,9 @@ public struct SwitchboardApplication: Sendable {
     let core: MessagingCore
     let gateway: WebSocketGateway
     let store: any MessageStore
+    /// The app's LeanStorage classes, in the same database as the IM store; `_Conversation`
+    /// is read from the core.
+    let appData: LocalAppData
     /// What follows a reply: observing hooks, push decisions, pushes.
     let background: WorkQueue
     /// The pushes of each provider that sends over the network (webhook, APNs, FCM), each in
@@ -41,11 +45,15 @@ public struct SwitchboardApplication: Sendable {
         keywordFilter = config.keywordFilter.map { KeywordFilter(settings: $0, logger: logger) }
         if let keywordFilter { hooks.register(keywordFilter) }
         if let messageTypes = config.messageTypes { hooks.register(MessageTypeValidator(settings: messageTypes)) }
+        let documents: any DocumentStore
         if let url = config.postgresURL {
             let location = try PostgresStore.location(of: url)
             logger.notice("database", metadata: ["postgresql": "\(location)"])
             let postgres = try await PostgresStore(url: url, maxConnections: config.postgresMaxConnections, logger: logger)
             store = postgres
+            // PostgreSQL keeps app data once `PostgresStore` is a `DocumentStore` (being written).
+            guard let postgresDocuments = postgres as Any as? any DocumentStore else { throw ConfigError("app data on PostgreSQL is not there yet") }
+            documents = postgresDocuments
             let link = try await PostgresNodeLink(
                 store: postgres, url: url, heartbeat: .seconds(config.nodeHeartbeatSeconds), counters: Self.relayCounters(hooks.metrics), logger: logger
             )
@@ -56,7 +64,9 @@ public struct SwitchboardApplication: Sendable {
             nodeLink = link
         } else {
             logger.notice("database", metadata: ["sqlite": "\(config.databasePath)"])
-            store = try SQLiteStore(path: config.databasePath)
+            let sqlite = try SQLiteStore(path: config.databasePath)
+            store = sqlite
+            documents = sqlite
             nodeLink = nil
         }
         background = WorkQueue(
@@ -74,6 +84,7 @@ public struct SwitchboardApplication: Sendable {
             settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background,
             link: nodeLink ?? SingleNode(), logger: logger
         )
+        appData = LocalAppData(store: documents, conversations: ConversationReader(core: core))
         scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ScriptServices(conversations: ConversationReader(core: core), http: config.scriptHTTP))
         gateway = WebSocketGateway(
             core: core,
