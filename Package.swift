@@ -140,6 +140,8 @@ let package = Package(
                 "SwitchboardHooks",
                 "SwitchboardJS",
                 "SwitchboardServer",
+                "SwitchboardStore",
+                "SwitchboardData",
                 "SwitchboardWire",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -17,7 +17,7 @@ func value(after flag: String) -> String? {
     arguments.firstIndex(of: flag).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 }
 
-let sections = ["hooks", "keywords", "e2e", "nodes", "reload", "memory", "hostile"]
+let sections = ["hooks", "data", "keywords", "e2e", "nodes", "reload", "memory", "hostile"]
 let smoke = arguments.contains("--smoke")
 let jsonPath = value(after: "--json")
 let only = value(after: "--only").map { Set($0.split(separator: ",").map(String.init)) } ?? Set(sections)
@@ -33,6 +33,7 @@ logger.logLevel = .critical
 struct Report: Encodable {
     var smoke: Bool
     var hookCost: [HookCostBenchmark.Row]?
+    var appData: [AppDataBenchmark.Row]?
     var keywords: [KeywordBenchmark.Row]?
     var endToEnd: [EndToEndBenchmark.Row]?
     var nodes: [EndToEndBenchmark.Row]?
@@ -51,6 +52,17 @@ if only.contains("hooks") {
             + String(format: "%10.2f%10.2f", row.medianMicroseconds, row.p99Microseconds))
     }
     report.hookCost = rows
+}
+
+if only.contains("data") {
+    let rows = try await AppDataBenchmark(documents: smoke ? 10_000 : 1_000_000, calls: smoke ? 200 : 20_000, logger: logger).run()
+    print("App data look-ups in a class of \(rows.first?.documents ?? 0) objects (SQLite)")
+    print("  look-up                                        median µs    p99 µs")
+    for row in rows {
+        print("  " + row.name.padding(toLength: 46, withPad: " ", startingAt: 0)
+            + String(format: "%10.2f%10.2f", row.medianMicroseconds, row.p99Microseconds))
+    }
+    report.appData = rows
 }
 
 if only.contains("keywords") {
