@@ -66,6 +66,7 @@ let package = Package(
             dependencies: [
                 "SwitchboardWire",
                 "SwitchboardJSON",
+                "SwitchboardData",
                 "SwitchboardHooks",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -130,19 +130,8 @@ public final class MessagingCore: Sendable {
         }
     }
 
-    /// `_Conversation` as hook scripts query it (`new AV.Query('_Conversation')`): LeanCloud's
-    /// field names, read-only, with the app's rights (no visibility rules), temporary
-    /// conversations left out as LeanCloud keeps them elsewhere. Throws `DocumentFilter.Unsupported`
-    /// or `CommandError` for a query it cannot run.
-    public func conversationObjects(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
-        let filter = try DocumentFilter(whereDocument)
-        let now = ServerClock.wallMilliseconds()
-        let conversations = try await ConversationSearch.candidates(for: whereDocument, ids: [], in: context.store)
-            .filter { !$0.isTemporary && !$0.isExpired(at: now) }
-        let sort = try ConversationSearch.ordering(order ?? "-updatedAt")
-        return conversations.map(ConversationDocument.storageObject).filter(filter.matches).sorted(by: sort)
-            .dropFirst(max(skip, 0)).prefix(min(max(limit, 0), 1000)).map { $0 }
-    }
+    /// `_Conversation` as LeanStorage showed it, from this core's store (see `StoredConversations`).
+    public var storedConversations: StoredConversations { StoredConversations(store: context.store) }
 
     /// Deletes the temporary conversations whose TTL has passed, with their messages.
     public func deleteExpiredConversations() async {

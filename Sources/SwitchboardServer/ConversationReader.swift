@@ -8,6 +8,6 @@ struct ConversationReader: ScriptConversations, ConversationObjects {
     let core: MessagingCore
 
     func conversations(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
-        try await core.conversationObjects(where: whereDocument, order: order, skip: skip, limit: limit)
+        try await core.storedConversations.conversations(where: whereDocument, order: order, skip: skip, limit: limit)
     }
 }

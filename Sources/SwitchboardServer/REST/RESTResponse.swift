@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardJSON
 
 /// Answers in the shape of LeanCloud's REST API: a JSON body, errors as `{code, error}`.
@@ -18,7 +19,7 @@ enum RESTResponse {
     }
 
     /// Answers with `body`'s JSON, or with LeanCloud's error for what it threw: 107 for a
-    /// malformed request, 413 for a body too large, 101 for an object that does not exist, 1 for a query the server cannot run, the command's own code for a
+    /// malformed request, 413 for a body too large, 101 for an object that does not exist, 1 for a query the server cannot run, a `StorageError`'s own code and status, the command's own code for a
     /// refusal (404 for a conversation or message that does not exist).
     static func answering(_ body: () async throws -> JSONValue) async -> Response {
         do {
@@ -29,6 +30,8 @@ enum RESTResponse {
             return error(.contentTooLarge, code: 413, "Payload Too Large.")
         } catch let missing as RESTNotFound {
             return error(.notFound, code: 101, missing.message)
+        } catch let refusal as StorageError {
+            return error(HTTPResponse.Status(code: refusal.status), code: refusal.code, refusal.message)
         } catch let unsupported as DocumentFilter.Unsupported {
             return error(.badRequest, code: 1, unsupported.description)
         } catch let failure as CommandError {

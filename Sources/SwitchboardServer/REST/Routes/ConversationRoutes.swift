@@ -1,5 +1,6 @@
 import Hummingbird
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardJSON
 
 /// Conversations, chat rooms and system conversations: create, list, update, delete, and
@@ -100,7 +101,7 @@ enum ConversationRoutes {
         for list in lists {
             routes.append(RESTRoute(.get, list.path, list.summary, query: listQuery) { call in
                 let conditions = try call.query.whereDocument()
-                let matching = try await core.conversationObjects(
+                let matching = try await core.storedConversations.conversations(
                     where: list.kind.map { .object(["$and": .array([conditions, $0])]) } ?? conditions,
                     order: call.query["order"], skip: Int(clamping: try call.query.number("skip") ?? 0),
                     limit: Int(clamping: try call.query.number("limit") ?? 100)
@@ -140,7 +141,7 @@ enum ConversationRoutes {
 
     /// A conversation as `_Conversation` has it.
     static func object(_ id: String, core: MessagingCore) async throws -> JSONValue {
-        guard let found = try await core.conversationObjects(where: ["objectId": .string(id)], order: nil, skip: 0, limit: 1).first else {
+        guard let found = try await core.storedConversations.conversations(where: ["objectId": .string(id)], order: nil, skip: 0, limit: 1).first else {
             throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
         }
         return found
