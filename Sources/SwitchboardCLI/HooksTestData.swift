@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import SwitchboardCore
+import SwitchboardData
+import SwitchboardJSON
+import SwitchboardServer
+import SwitchboardStore
+
+/// The app data a `hooks test` run reads: rows from a fixtures file, kept in a scratch
+/// database the run may write to and then throws away, or the store of the config,
+/// read-only.
+enum HooksTestData {
+    /// A fixtures file: `{"ClassName": [row, ...], "_Conversation": [row, ...]}`, rows in
+    /// LeanStorage's REST form (`objectId`, `createdAt` and `updatedAt` optional).
+    static func fixtures(path: String, scratchDirectory: String) async throws -> any AppData {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw HooksTestDataError("cannot read \(path): \(error.localizedDescription)")
+        }
+        guard let classes = (try? JSONValue(parsing: text))?.objectValue else {
+            throw HooksTestDataError("\(path) must hold a JSON object of class names to arrays of rows")
+        }
+        let store = try SQLiteStore(path: scratchDirectory + "/fixtures.sqlite")
+        let now = LocalAppData.wallMilliseconds()
+        var conversations: [JSONValue] = []
+        for (className, rows) in classes.sorted(by: { $0.key < $1.key }) {
+            guard let rows = rows.arrayValue else { throw HooksTestDataError("\(path): \(className) must be an array of rows") }
+            do {
+                let documents = try rows.map { try StoredDocument(importing: $0, className: className, now: now) }
+                if className == LocalAppData.conversationClass {
+                    conversations = documents.map(\.json)
+                } else {
+                    try await store.insert(documents)
+                }
+            } catch let refusal as StorageError {
+                throw HooksTestDataError("\(path): \(className): \(refusal.message)")
+            }
+        }
+        return LocalAppData(store: store, conversations: FixtureConversations(rows: conversations))
+    }
+
+    /// The data of the config's SQLite database, read-only.
+    static func store(of config: ServerConfig) throws -> any AppData {
+        guard config.postgresURL == nil else { throw HooksTestDataError("--store reads SQLite only for now") }
+        guard FileManager.default.fileExists(atPath: config.databasePath) else {
+            throw HooksTestDataError("no database at \(config.databasePath): start the server once, or give --data")
+        }
+        let store = try SQLiteStore(path: config.databasePath)
+        return ReadOnlyAppData(LocalAppData(store: store, conversations: StoredConversations(store: store)), reason: "hooks test reads the server's store and never writes to it")
+    }
+}
+
+struct HooksTestDataError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
