@@ -181,4 +181,19 @@ import Testing
         #expect(stored["__ignore_hooks"] == nil)
         #expect(stored["objectId"]?.stringValue == id)
     }
+
+    @Test func importedRowsKeepTheirIDsAndDates() async throws {
+        let row: JSONValue = [
+            "objectId": "5cc6abe117b54d7448151efc", "createdAt": "2019-04-29T07:46:41.687Z",
+            "updatedAt": ["__type": "Date", "iso": "2020-11-04T03:29:17.441Z"], "likes": 123,
+        ]
+        let document = try StoredDocument(importing: row, className: "Post", now: 0)
+        #expect(document.objectID == "5cc6abe117b54d7448151efc")
+        #expect(document.createdAt == 1_556_524_001_687)
+        #expect(document.updatedAt == 1_604_460_557_441)
+        #expect(document.fields == ["likes": 123])
+        #expect(document.json["createdAt"] == "2019-04-29T07:46:41.687Z")
+        #expect(throws: StorageError.self) { try StoredDocument(importing: ["bad key": 1], className: "Post", now: 0) }
+        #expect(try StoredDocument(importing: ["a": 1], className: "Post", now: 5000).createdAt == 5000)
+    }
 }
