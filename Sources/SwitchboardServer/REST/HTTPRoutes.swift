@@ -27,15 +27,27 @@ struct HTTPRoutes {
         return router
     }
 
-    /// The methods a request's path is routed for (none: the path is not routed).
+    /// The methods a request's path is routed for (none: the path is not routed): those of
+    /// the path the router resolves it to, which takes a fixed segment before a parameter
+    /// (`/1.1/classes/_ConversationMemberInfo` before `/1.1/classes/:class_name`), whatever
+    /// the method.
     private var allowed: @Sendable (String) -> Set<HTTPRequest.Method> {
         { [methods] path in
             let requested = Self.segments(path)
-            return methods.reduce(into: []) { found, entry in
-                guard entry.key.count == requested.count else { return }
-                if zip(entry.key, requested).allSatisfy({ $0.hasPrefix(":") || $0 == $1 }) { found.formUnion(entry.value) }
+            let matching = methods.filter { pattern, _ in
+                pattern.count == requested.count && zip(pattern, requested).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
             }
+            return matching.min { Self.isResolved($0.key, before: $1.key) }?.value ?? []
         }
+    }
+
+    /// Whether the router resolves `pattern` before `other`: where they first differ, its
+    /// segment is fixed and the other's a parameter.
+    private static func isResolved(_ pattern: [Substring], before other: [Substring]) -> Bool {
+        for (segment, otherSegment) in zip(pattern, other) where segment.hasPrefix(":") != otherSegment.hasPrefix(":") {
+            return !segment.hasPrefix(":")
+        }
+        return false
     }
 
     private static func segments(_ path: String) -> [Substring] {
