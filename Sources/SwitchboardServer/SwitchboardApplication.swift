@@ -175,7 +175,8 @@ public struct SwitchboardApplication: Sendable {
         routes.get("/v1/route") { request, _ in route.respond(to: request) }
         ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: &routes)
         ServerRESTAPI(
-            appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core, rateLimits: config.restRateLimits, metrics: hooks.metrics
+            appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core, appData: appData,
+            rateLimits: config.restRateLimits, metrics: hooks.metrics
         ).register(on: &routes)
         let router = routes.finished()
         let requestHeadDeadline = TimeAmount.seconds(Int64(config.requestHeadTimeoutSeconds))

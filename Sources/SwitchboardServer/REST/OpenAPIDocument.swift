@@ -1,7 +1,7 @@
 import SwitchboardJSON
 
-/// The OpenAPI 3.1 document of the server REST API, written from its routes, served at
-/// `/openapi.json`.
+/// The OpenAPI 3.1 document of the server REST API (IM's and LeanStorage's), written from
+/// its routes, served at `/openapi.json`.
 enum OpenAPIDocument {
     static func json(for routes: [RESTRoute]) -> JSONValue {
         var paths: [String: JSONValue] = [:]
@@ -13,9 +13,9 @@ enum OpenAPIDocument {
         return [
             "openapi": "3.1.0",
             "info": [
-                "title": "Switchboard IM REST API",
+                "title": "Switchboard REST API",
                 "version": "1.2",
-                "description": "LeanCloud's IM REST API (v2) for the app's own server. Every request names the app in X-LC-Id and carries X-LC-Key: <master key>,master (or X-LC-Sign); errors answer {code, error}.",
+                "description": "LeanCloud's IM REST API (v2, /1.2/rtm) and LeanStorage's REST API over the app's data (/1.1/classes, /1.1/batch, /1.1/scan) for the app's own server. Every request names the app in X-LC-Id and carries X-LC-Key: <master key>,master (or X-LC-Sign); errors answer {code, error}.",
             ],
             "components": [
                 "securitySchemes": [
@@ -44,7 +44,7 @@ enum OpenAPIDocument {
             "summary": .string(route.summary),
             "security": .array(security),
             "responses": [
-                "200": ["description": "LeanCloud's answer", "content": ["application/json": ["schema": [:]]]],
+                String(route.successStatus.code): ["description": "LeanCloud's answer", "content": ["application/json": ["schema": [:]]]],
                 "400": error, "401": error, "404": error,
             ],
         ]
@@ -72,6 +72,7 @@ enum OpenAPIDocument {
     private static func schema(_ kind: RESTField.Kind) -> JSONValue {
         switch kind {
         case .array: ["type": "array", "items": ["type": "string"]]
+        case .objects: ["type": "array", "items": ["type": "object"]]
         case .stringOrObject: ["type": ["string", "object"]]
         default: ["type": .string(kind.rawValue)]
         }

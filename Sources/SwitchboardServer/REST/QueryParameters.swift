@@ -12,6 +12,10 @@ struct QueryParameters {
 
     subscript(name: String) -> String? { values[name] }
 
+    /// Every parameter as a JSON string, as LeanStorage's parameters are read (`where`'s
+    /// JSON is parsed where it is used).
+    var json: [String: JSONValue] { values.mapValues(JSONValue.string) }
+
     /// A whole number of at least 0, if given.
     func number(_ name: String) throws -> Int64? {
         guard let text = values[name] else { return nil }

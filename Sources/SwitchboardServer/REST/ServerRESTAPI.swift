@@ -3,27 +3,34 @@ import Hummingbird
 import NIOCore
 import Prometheus
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJSON
 
 /// LeanCloud's IM REST API (v2, `/1.2/rtm/...`) for the app's own server, with the master
 /// key: conversations, messages, system conversations, clients. Each goes through the
-/// core's own paths, so hooks, storage, delivery and pushes are a client's. The routes are
-/// `Self.routes`; `/openapi.json` describes them.
+/// core's own paths, so hooks, storage, delivery and pushes are a client's. With it,
+/// LeanStorage's REST API over the app's data (`/1.1/classes`, `StorageRoutes`), for the
+/// same server and for LeanEngine apps pointed here. The routes are `Self.routes`;
+/// `/openapi.json` describes them.
 struct ServerRESTAPI {
     let appID: String
     let appKey: String
     let masterKey: String
     let core: MessagingCore
+    let appData: any AppData
     let limiter: RESTRateLimiter
     /// Requests refused past a limit, by class.
     let refusals: [RESTRateClass: Counter]
 
-    init(appID: String, appKey: String, masterKey: String, core: MessagingCore, rateLimits: RESTRateLimits, metrics: HookMetrics) {
+    init(
+        appID: String, appKey: String, masterKey: String, core: MessagingCore, appData: any AppData, rateLimits: RESTRateLimits, metrics: HookMetrics
+    ) {
         self.appID = appID
         self.appKey = appKey
         self.masterKey = masterKey
         self.core = core
+        self.appData = appData
         limiter = RESTRateLimiter(limits: rateLimits)
         refusals = Dictionary(uniqueKeysWithValues: RESTRateClass.allCases.map { rateClass in
             (rateClass, metrics.makeCounter(
@@ -31,16 +38,14 @@ struct ServerRESTAPI {
             ))
         })
     }
-    /// Bodies past this are refused: a message is at most 5 KB, with room for the rest.
-    static let maxBodyBytes = 64 * 1024
-
-    static func routes(_ core: MessagingCore) -> [RESTRoute] {
+    static func routes(_ core: MessagingCore, appData: any AppData) -> [RESTRoute] {
         ConversationRoutes.routes(core) + ModerationRoutes.routes(core) + MessageRoutes.routes(core)
             + SystemConversationRoutes.routes(core) + ClientRoutes.routes(core) + InstallationRoutes.routes(core)
+            + StorageRoutes.routes(appData)
     }
 
     func register(on router: inout HTTPRoutes) {
-        let routes = Self.routes(core)
+        let routes = Self.routes(core, appData: appData)
         for route in routes {
             router.on(route.routerPath, method: route.method) { request, context in
                 await respond(to: request, parameters: context.parameters, route: route)
@@ -51,7 +56,7 @@ struct ServerRESTAPI {
     }
 
     /// Checks the master key (or, where LeanCloud allows it, the app key), reads the body
-    /// and answers with the route's JSON; refusals answer with LeanCloud's code and a message.
+    /// and answers with the route's reply; refusals answer with LeanCloud's code and a message.
     private func respond(to request: Request, parameters: Parameters, route: RESTRoute) async -> Response {
         let appKey = route.appKeyAllowed && request.header("X-LC-Key") == self.appKey
         guard request.header("X-LC-Id") == appID, appKey || isMaster(request) else {
@@ -63,10 +68,10 @@ struct ServerRESTAPI {
             response.headers[.retryAfter] = String(wait)
             return response
         }
-        return await RESTResponse.answering {
+        do {
             // LeanCloud's own example of reading a blacklist sends `client_ids` in a GET's
             // body; a GET takes nothing from a body, so it is ignored rather than refused.
-            let body = request.method == .get ? [:] : try await Self.body(of: request)
+            let body = request.method == .get ? [:] : try await Self.body(of: request, upTo: route.maxBodyBytes)
             if !route.moreFields, let unknown = body.keys.sorted().first(where: { name in !route.body.contains { $0.name == name } }) {
                 throw RESTFailure(message: "unknown field \(unknown)")
             }
@@ -74,7 +79,12 @@ struct ServerRESTAPI {
             for name in route.pathParameters { named[name] = parameters.get(name) }
             let call = RESTCall(pathParameters: named, query: QueryParameters(request), body: body)
             try await ConversationRoutes.requireKind(named: route, call, core: core)
-            return try await route.answer(call)
+            let reply = try await route.reply(call)
+            var response = RESTResponse.json(reply.body, status: route.successStatus)
+            response.headers.append(contentsOf: reply.headers)
+            return response
+        } catch {
+            return RESTResponse.refusal(error)
         }
     }
 
@@ -85,7 +95,7 @@ struct ServerRESTAPI {
     }
 
     /// The JSON object of the body; none is an empty one.
-    private static func body(of request: Request) async throws -> [String: JSONValue] {
+    private static func body(of request: Request, upTo maxBodyBytes: Int) async throws -> [String: JSONValue] {
         var request = request
         let buffer: ByteBuffer
         do {
