@@ -35,10 +35,10 @@ extension TestServer {
     }
 
     /// The whole response, headers too; `contentType`: false to send a body without one,
-    /// as `curl -d` examples do.
+    /// as `curl -d` examples do; `headers` are sent as well, over any of the others.
     func restExchange(
         _ method: String, _ path: String, body: [String: Any]? = nil, raw: String? = nil, key: String?? = .some(nil), sign: String? = nil,
-        contentType: Bool = true
+        contentType: Bool = true, headers: [String: String] = [:]
     ) async throws -> (HTTPURLResponse, Data) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
@@ -52,6 +52,7 @@ extension TestServer {
         if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
         if let raw { request.httpBody = Data(raw.utf8) }
         if request.httpBody != nil, contentType { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
         return (try #require(response as? HTTPURLResponse), data)
     }
