@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A LeanEngine app running in LeanCloud's own Python engine SDK (`leancloud.Engine`, as
 /// `scripts/setup-leanengine.sh` installs it), served on a free loopback port.
@@ -20,8 +23,11 @@ final class LeanEngineApp: Sendable {
         var description: String
     }
 
-    /// Starts `cloud` (Python defining hooks on `engine`) the way a LeanEngine app is built.
-    static func start(_ cloud: String) async throws -> LeanEngineApp {
+    /// Starts `cloud` (Python defining hooks on `engine`) the way a LeanEngine app is built;
+    /// with `apiServer` (`http://127.0.0.1:<port>`, no trailing slash: the SDK appends
+    /// `/1.1/...` to it as it is), its storage calls go there as LeanCloud's platform
+    /// points them with `LEANCLOUD_API_SERVER`.
+    static func start(_ cloud: String, apiServer: String? = nil) async throws -> LeanEngineApp {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw NotInstalled(description: "LeanCloud's Python engine SDK is not installed at \(python): run scripts/setup-leanengine.sh (scripts/test does)")
         }
@@ -44,10 +50,12 @@ final class LeanEngineApp: Sendable {
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [file]
         // The SDK reads the keys it checks from the environment when it is imported.
-        process.environment = [
+        var environment = [
             "LEANCLOUD_APP_ID": appID, "LEANCLOUD_APP_KEY": "app-key", "LEANCLOUD_APP_MASTER_KEY": masterKey,
             "LEANCLOUD_APP_HOOK_KEY": hookKey, "PYTHONUNBUFFERED": "1",
         ]
+        environment["LEANCLOUD_API_SERVER"] = apiServer
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -70,6 +78,22 @@ final class LeanEngineApp: Sendable {
     }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Calls a cloud function `@engine.define`d in the app, as an SDK does, with the master
+    /// key: the status and the answer's `result` (the whole answer when it has none: an
+    /// error's code and message).
+    func call(_ function: String, _ parameters: [String: Any] = [:]) async throws -> (Int, Any?) {
+        var request = URLRequest(url: url.appendingPathComponent("1.1/functions/\(function)"))
+        request.httpMethod = "POST"
+        request.setValue(Self.appID, forHTTPHeaderField: "X-LC-Id")
+        request.setValue(Self.masterKey + ",master", forHTTPHeaderField: "X-LC-Key")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: parameters)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let answer = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        let result: Any? = answer?["result"] ?? answer
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, result)
+    }
 
     /// SIGKILL: the SDK's server does not end on SIGTERM.
     func stop() {
