@@ -216,8 +216,16 @@ public final class PostgresStore: MessageStore {
         try await client.query(query, logger: logger)
     }
 
+    /// Runs `body` in a transaction; what `body` throws comes out as it was thrown (a
+    /// `StorageError` keeps its code) once the transaction is rolled back, where PostgresNIO
+    /// would wrap it.
     func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> Result {
-        try await client.withTransaction(logger: logger) { try await body($0) }
+        do {
+            return try await client.withTransaction(logger: logger) { try await body($0) }
+        } catch let error as PostgresTransactionError {
+            guard let thrown = error.closureError, error.rollbackError == nil else { throw error }
+            throw thrown
+        }
     }
 }
 
