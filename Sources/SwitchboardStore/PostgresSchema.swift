@@ -154,5 +154,33 @@ enum PostgresSchema {
         ]),
         // Which of two logins with one tag on two nodes came last, on one clock for all nodes.
         ("v2: the order of logins", ["ALTER TABLE client_session ADD COLUMN login_order BIGSERIAL"]),
+        // App data (`DocumentStore`): the same tables and columns as SQLite's. Names and keys
+        // compare byte by byte ("C"), as in SQLite and Swift, so that pages in object id order
+        // are the same on either store whatever the database's locale.
+        ("v3: app data, LeanStorage's classes, as documents with their index keys", [
+            """
+            CREATE TABLE storage_object (
+                class_name TEXT COLLATE "C" NOT NULL,
+                object_id TEXT COLLATE "C" NOT NULL,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                data TEXT NOT NULL,
+                PRIMARY KEY (class_name, object_id)
+            )
+            """,
+            "CREATE INDEX storage_object_by_created ON storage_object(class_name, created_at, object_id)",
+            "CREATE INDEX storage_object_by_updated ON storage_object(class_name, updated_at, object_id)",
+            // `IndexEntries` of each document. The store deletes a document's entries with it,
+            // by their whole key: a reference with ON DELETE CASCADE would need one more index.
+            """
+            CREATE TABLE storage_key (
+                class_name TEXT COLLATE "C" NOT NULL,
+                field TEXT COLLATE "C" NOT NULL,
+                key TEXT COLLATE "C" NOT NULL,
+                object_id TEXT COLLATE "C" NOT NULL,
+                PRIMARY KEY (class_name, field, key, object_id)
+            )
+            """,
+        ]),
     ]
 }
