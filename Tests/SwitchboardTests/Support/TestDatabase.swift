@@ -31,6 +31,18 @@ enum TestDatabase {
         return url(base, database: name)
     }
 
+    /// A new database whose text sorts by ICU's rules for `locale` rather than byte by byte, as
+    /// a production database's may; nil without PostgreSQL. Its schema is made by the first
+    /// store that opens it.
+    static func url(sortingTextAs locale: String) async throws -> String? {
+        guard let base = postgresURL else { return nil }
+        let name = "sb_icu_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await withClient(base) { client in
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '\(locale)'"))
+        }
+        return url(base, database: name)
+    }
+
     /// A database with the schema in place, made once per test run, which new ones copy:
     /// quicker than migrating each, which loaded the machine enough to fail timing tests.
     private static let migratedTemplate = Task<String, any Error> {
