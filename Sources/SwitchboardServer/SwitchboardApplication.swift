@@ -51,9 +51,7 @@ public struct SwitchboardApplication: Sendable {
             logger.notice("database", metadata: ["postgresql": "\(location)"])
             let postgres = try await PostgresStore(url: url, maxConnections: config.postgresMaxConnections, logger: logger)
             store = postgres
-            // PostgreSQL keeps app data once `PostgresStore` is a `DocumentStore` (being written).
-            guard let postgresDocuments = postgres as Any as? any DocumentStore else { throw ConfigError("app data on PostgreSQL is not there yet") }
-            documents = postgresDocuments
+            documents = postgres
             let link = try await PostgresNodeLink(
                 store: postgres, url: url, heartbeat: .seconds(config.nodeHeartbeatSeconds), counters: Self.relayCounters(hooks.metrics), logger: logger
             )

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardJSON
 
 /// Conversions between table rows and domain values, in one place.
@@ -82,5 +83,19 @@ enum RowMapping {
     private static func stringArray(_ text: String?) -> [String] {
         guard let text, let value = try? JSONValue(parsing: text), let array = value.arrayValue else { return [] }
         return array.compactMap(\.stringValue)
+    }
+}
+
+extension RowMapping {
+    /// A `storage_object` row; a `data` that is not a JSON object is refused rather than
+    /// read as no fields, which a save would then write back.
+    static func document(_ row: some StoredRow) throws -> StoredDocument {
+        let className = row.string("class_name") ?? "", id = row.string("object_id") ?? ""
+        guard let fields = row.string("data").flatMap({ try? JSONValue(parsing: $0) })?.objectValue else {
+            throw StorageError(code: 1, "Internal server error: the stored object '\(id)' of class '\(className)' is not a JSON object.")
+        }
+        return StoredDocument(
+            className: className, objectID: id, createdAt: row.int64("created_at") ?? 0, updatedAt: row.int64("updated_at") ?? 0, fields: fields
+        )
     }
 }

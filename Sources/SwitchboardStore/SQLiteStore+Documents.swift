@@ -32,7 +32,7 @@ extension SQLiteStore: DocumentStore {
                 found += try Row.fetchAll(
                     db, cachedSQL: "SELECT * FROM storage_object WHERE class_name = ? AND object_id IN \(Self.placeholders(chunk.count))",
                     arguments: [className] + Self.padded(chunk)
-                ).map { try Self.document($0, className: className) }
+                ).map(RowMapping.document)
             }
             return found
         }
@@ -57,7 +57,7 @@ extension SQLiteStore: DocumentStore {
                 db,
                 cachedSQL: "SELECT * FROM storage_object WHERE class_name = ? AND object_id IN \(Self.placeholders(page.count)) ORDER BY object_id",
                 arguments: [className] + Self.padded(Array(page))
-            ).map { try Self.document($0, className: className) }
+            ).map(RowMapping.document)
         }
     }
 
@@ -86,7 +86,7 @@ extension SQLiteStore: DocumentStore {
         arguments += [limit]
         let bound = arguments
         return try await pool.read { db in
-            try Row.fetchAll(db, cachedSQL: sql, arguments: bound).map { try Self.document($0, className: className) }
+            try Row.fetchAll(db, cachedSQL: sql, arguments: bound).map(RowMapping.document)
         }
     }
 
@@ -95,7 +95,7 @@ extension SQLiteStore: DocumentStore {
             guard let row = try Row.fetchOne(db, cachedSQL: "SELECT * FROM storage_object WHERE class_name = ? AND object_id = ?", arguments: [className, id]) else {
                 return nil
             }
-            let current = try Self.document(row, className: className)
+            let current = try RowMapping.document(row)
             let changed = try change(current)
             try db.executeCached(
                 sql: "UPDATE storage_object SET updated_at = ?, data = ? WHERE class_name = ? AND object_id = ?",
@@ -114,7 +114,7 @@ extension SQLiteStore: DocumentStore {
             guard let row = try Row.fetchOne(db, cachedSQL: "SELECT * FROM storage_object WHERE class_name = ? AND object_id = ?", arguments: [className, id]) else {
                 return false
             }
-            let current = try Self.document(row, className: className)
+            let current = try RowMapping.document(row)
             try check(current)
             try db.executeCached(sql: "DELETE FROM storage_object WHERE class_name = ? AND object_id = ?", arguments: [className, id])
             try Self.deleteEntries(IndexEntries.of(current.fields), of: current, db)
@@ -138,11 +138,5 @@ extension SQLiteStore: DocumentStore {
                 arguments: [document.className, entry.field, entry.key, document.objectID]
             )
         }
-    }
-
-    private static func document(_ row: Row, className: String) throws -> StoredDocument {
-        let text: String = row["data"]
-        guard case .object(let fields) = try JSONValue(parsing: text) else { throw StorageError(code: 1, "a stored object of \(className) is not a JSON object") }
-        return StoredDocument(className: className, objectID: row["object_id"], createdAt: row["created_at"], updatedAt: row["updated_at"], fields: fields)
     }
 }
