@@ -2,10 +2,11 @@ import Synchronization
 
 /// Runs work with a time limit. On time-out the caller goes on at once; the work is
 /// cancelled and left to finish on its own, so a handler that ignores cancellation
-/// cannot hold up the request.
-enum Budget {
+/// cannot hold up the request. Scripts' storage calls are bounded by it too.
+public enum Budget {
 
-    static func run<Value: Sendable>(
+    /// The work's value, or `HookTimeout` once `limit` has passed.
+    public static func run<Value: Sendable>(
         _ limit: Duration, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
