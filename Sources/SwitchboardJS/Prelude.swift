@@ -106,16 +106,16 @@ enum Prelude {
         constructor(message, extra) { super(message); if (extra && typeof extra === 'object') this.code = extra.code; }
       };
 
-      // What a call asks the server (a _Conversation query): asked when the call has run
-      // out of other work, answered before its Promise jobs go on.
+      // What a call asks the server (a storage call, an HTTP request): asked when the call
+      // has run out of other work, answered before its Promise jobs go on.
       const questions = [];
       const awaiting = new Map();
       let nextQuestion = 0;
-      function ask(kind, request) {
-        const stack = new Error().stack;
+      // `stack` is the script's call, when the question is asked later than it was made.
+      function ask(kind, request, stack = new Error().stack) {
         return new Promise((succeed, fail) => {
           const id = ++nextQuestion;
-          awaiting.set(id, { succeed, fail: (error) => fail(refused(error, stack)) });
+          awaiting.set(id, { succeed, fail: (error, isRefusal) => fail(isRefusal ? refused(error, stack) : error) });
           questions.push({ id, kind, request });
         });
       }
@@ -192,7 +192,11 @@ enum Prelude {
             const waiter = awaiting.get(answer.id);
             if (!waiter) continue;
             awaiting.delete(answer.id);
-            if (answer.error !== undefined) waiter.fail(new Error(answer.error)); else waiter.succeed(answer.result);
+            if (answer.error === undefined) waiter.succeed(answer.result);
+            // A store's answer (101, 305...) has LeanStorage's code; what this server could
+            // not do is a refusal, logged even if the script catches it.
+            else if (answer.code === undefined) waiter.fail(new Error(answer.error), true);
+            else waiter.fail(new AVError(answer.code, answer.error), answer.refused === true);
           }
         },
         // A project folder (or a loose script with packages) named `name`: its entry run.

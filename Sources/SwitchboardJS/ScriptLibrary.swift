@@ -72,7 +72,7 @@ public final class ScriptLibrary: Sendable {
     /// When each script last ran past its budget, within the overrun window.
     private let overruns = Mutex<[String: [ContinuousClock.Instant]]>([:])
 
-    /// - Parameter services: what scripts may reach while they run (`_Conversation`, outbound
+    /// - Parameter services: what scripts may reach while they run (the app's data, outbound
     ///   HTTP); what is missing answers with an error.
     public init(settings: Settings, pipeline: HookPipeline, logger: Logger, services: ScriptServices = ScriptServices()) {
         self.settings = settings

@@ -1,29 +1,41 @@
+import SwitchboardData
 import SwitchboardJSON
 
 /// Answers the questions a running call asked (`[{id, kind, request}]`) with
 /// `[{id, result}]` or `[{id, error}]`, all of one round at once: a script that starts
-/// several requests before awaiting them has them run side by side.
+/// several requests before awaiting them has them run side by side. A LeanStorage refusal
+/// comes with its code (`[{id, error, code}]`), so that the script's error has it.
 struct ScriptQuestions: Sendable {
     let services: ScriptServices
     /// More HTTP requests than this in one round are refused: each holds a connection.
     static let maxRequestsPerRound = 8
+    /// More storage calls than this in one round are refused: a `saveAll` or `destroyAll`
+    /// of a whole query page (1000 objects) fits.
+    static let maxStorageCallsPerRound = ObjectQuery.maxLimit
+    /// LeanStorage codes that mean this server cannot do what was asked (Switchboard does
+    /// not support it, `_Conversation` is read-only, the budget or the query's cost ran
+    /// out), rather than a store's answer such as 101 or 305: the script gets them with
+    /// their code, and they are logged and counted as refused calls as well.
+    static let refusedCodes: Set<Int> = [1, 119, 124]
 
-    /// - Parameter remaining: what is left of the call's budget; HTTP requests end by then.
+    /// - Parameter remaining: what is left of the call's budget; HTTP requests and storage
+    ///   calls end by then.
     func answer(_ json: String, remaining: Duration) async -> String {
         let questions = (try? JSONValue(parsing: json))?.arrayValue ?? []
-        var requests = 0
+        var asked: [String: Int] = [:]
         let answers = await withTaskGroup(of: JSONValue.self) { group in
             for question in questions {
                 guard let id = question["id"] else { continue }
                 let kind = question["kind"]?.stringValue
-                if kind == "http" { requests += 1 }
-                let tooMany = kind == "http" && requests > Self.maxRequestsPerRound
+                asked[kind ?? "", default: 0] += 1
+                let limit = Self.limit(of: kind)
+                let tooMany = limit.map { asked[kind ?? "", default: 0] > $0.count } ?? false
                 group.addTask {
                     do {
-                        if tooMany { throw Refusal(description: "more than \(Self.maxRequestsPerRound) HTTP requests at once") }
+                        if tooMany, let limit { throw Refusal(description: "more than \(limit.count) \(limit.what) at once") }
                         return .object(["id": id, "result": try await answer(kind, question["request"] ?? .null, remaining: remaining)])
                     } catch {
-                        return .object(["id": id, "error": .string("\(error)")])
+                        return Self.failure(id: id, error)
                     }
                 }
             }
@@ -32,19 +44,33 @@ struct ScriptQuestions: Sendable {
         return JSONValue.array(answers).jsonString
     }
 
+    private static func limit(of kind: String?) -> (count: Int, what: String)? {
+        switch kind {
+        case "http": (maxRequestsPerRound, "HTTP requests")
+        case "storage": (maxStorageCallsPerRound, "AV.Object and AV.Query calls")
+        default: nil
+        }
+    }
+
+    private static func failure(id: JSONValue, _ error: any Error) -> JSONValue {
+        guard let error = error as? StorageError else { return .object(["id": id, "error": .string("\(error)")]) }
+        var answer: [String: JSONValue] = ["id": id, "error": .string(error.message), "code": .int(Int64(error.code))]
+        if refusedCodes.contains(error.code) { answer["refused"] = true }
+        return .object(answer)
+    }
+
     private struct Refusal: Error, CustomStringConvertible {
         var description: String
     }
 
     private func answer(_ kind: String?, _ request: JSONValue, remaining: Duration) async throws -> JSONValue {
         switch kind {
-        case "conversations":
-            guard let conversations = services.conversations else { throw Refusal(description: "_Conversation is not available here") }
-            let found = try await conversations.conversations(
-                where: request["where"] ?? .object([:]), order: request["order"]?.stringValue,
-                skip: Int(request["skip"]?.int64Value ?? 0), limit: Int(request["limit"]?.int64Value ?? 100)
-            )
-            return .array(found)
+        case "storage":
+            let call = ScriptStorageCall(request)
+            guard let data = services.data else {
+                throw Refusal(description: "\(call.className) is not available here: there is no app data store (LeanStorage classes) for hook scripts")
+            }
+            return try await call.run(on: data, within: remaining)
         case "http":
             guard let http = services.http else {
                 throw Refusal(description: "outbound HTTP is off: list the hosts scripts may call in hooks.http.allow")

@@ -1,22 +1,17 @@
-import SwitchboardJSON
+import SwitchboardData
 
 /// What the server lets hook scripts reach while they run. A script asks mid-call; the
 /// answer comes within the call's budget. Either part may be missing (the `hooks test`
 /// command has no store): scripts then get a clear error.
 public struct ScriptServices: Sendable {
-    public var conversations: (any ScriptConversations)?
+    /// The app's LeanStorage classes, `_Conversation` among them, for `AV.Object` and `AV.Query`.
+    public var data: (any AppData)?
     public var http: (any ScriptHTTP)?
 
-    public init(conversations: (any ScriptConversations)? = nil, http: (any ScriptHTTP)? = nil) {
-        self.conversations = conversations
+    public init(data: (any AppData)? = nil, http: (any ScriptHTTP)? = nil) {
+        self.data = data
         self.http = http
     }
-}
-
-/// `_Conversation`, as `new AV.Query('_Conversation')` asks for it. Read-only.
-public protocol ScriptConversations: Sendable {
-    /// Conversations matching a LeanCloud `where`, as LeanCloud's `_Conversation` objects.
-    func conversations(where: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue]
 }
 
 /// Outbound HTTP for `AV.Cloud.httpRequest` and `fetch`. The implementation decides which

@@ -82,8 +82,8 @@ public struct SwitchboardApplication: Sendable {
             settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background,
             link: nodeLink ?? SingleNode(), logger: logger
         )
-        appData = LocalAppData(store: documents, conversations: ConversationReader(core: core))
-        scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ScriptServices(conversations: ConversationReader(core: core), http: config.scriptHTTP))
+        appData = LocalAppData(store: documents, conversations: core.storedConversations)
+        scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ScriptServices(data: appData, http: config.scriptHTTP))
         gateway = WebSocketGateway(
             core: core,
             limits: .init(

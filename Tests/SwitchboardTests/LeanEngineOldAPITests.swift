@@ -12,15 +12,15 @@ import Testing
     }
 
     /// One `_Conversation` the server found, as it answers a query.
-    private let found = #"[{"id":1,"result":[{"objectId":"c1","name":"team","m":["a","b"],"createdAt":"2016-01-01T00:00:00.000Z","updatedAt":"2016-01-02T00:00:00.000Z"}]}]"#
+    private let found = #"[{"id":1,"result":{"results":[{"objectId":"c1","name":"team","m":["a","b"],"createdAt":"2016-01-01T00:00:00.000Z","updatedAt":"2016-01-02T00:00:00.000Z"}]}}]"#
 
-    /// Runs a call that asks one conversation query, answering it with `answers`.
+    /// Runs a call that asks one storage call, answering it with `answers`.
     private func call(_ script: ScriptContext, answering answers: String) -> ScriptContext.Outcome {
         guard case .asking(let questions) = script.invoke(hook: "_messageReceived", paramsJSON: #"{"content":"hi"}"#) else {
             Issue.record("the call asked nothing")
             return .failed("asked nothing")
         }
-        #expect(questions.contains(#""kind":"conversations""#))
+        #expect(questions.contains(#""kind":"storage""#))
         return script.resume(answersJSON: answers)
     }
 
@@ -82,7 +82,7 @@ import Testing
               });
             });
             """)
-        #expect(call(script, answering: found) == .value(#"{"content":"count 1"}"#))
+        #expect(call(script, answering: #"[{"id":1,"result":{"results":[],"count":1}}]"#) == .value(#"{"content":"count 1"}"#))
         #expect(call(script, answering: #"[{"id":2,"error":"the store is down"}]"#) == .value(#"{"content":"error the store is down"}"#))
     }
 
@@ -94,14 +94,19 @@ import Testing
                   var note = new AV.Object('Note');
                   note.save({ text: 'x' }, {
                     error: function (saved, saveError) {
-                      response.success({ content: [object, error.code, saved === note, saveError.message.indexOf('Saving Note') === 0].join(' ') });
+                      response.success({ content: [object, error.code, saved === note, saveError.code, saveError.message].join(' ') });
                     }
                   });
                 }
               });
             });
             """)
-        #expect(call(script, answering: #"[{"id":1,"result":[]}]"#) == .value(#"{"content":" 101 true true"}"#))
+        guard case .asking(let save) = call(script, answering: #"[{"id":1,"result":null}]"#) else {
+            Issue.record("the save asked nothing")
+            return
+        }
+        #expect(save.contains(#""action":"create""#) && save.contains(#""body":{"text":"x"}"#))
+        #expect(script.resume(answersJSON: #"[{"id":2,"error":"Invalid key name.","code":105}]"#) == .value(#"{"content":" 101 true 105 Invalid key name."}"#))
     }
 
     @Test func aRefusedQueryTheScriptCatchesIsStillLoggedWithItsLine() throws {
@@ -116,9 +121,13 @@ import Testing
               });
             });
             """)
-        #expect(script.invoke(hook: "_messageReceived", paramsJSON: #"{"toPeers":["bob"]}"#) == .value("{}"))
+        guard case .asking = script.invoke(hook: "_messageReceived", paramsJSON: #"{"toPeers":["bob"]}"#) else {
+            Issue.record("the query asked nothing")
+            return
+        }
+        #expect(script.resume(answersJSON: #"[{"id":1,"error":"Blacklist is not available here: there is no app data store"}]"#) == .value("{}"))
         let logs = script.drainLogs()
-        #expect(logs.contains { $0.0 == "refused" && $0.1.hasPrefix("cloud.js:5: Querying Blacklist is not available") }, "\(logs)")
+        #expect(logs.contains { $0.0 == "refused" && $0.1.hasPrefix("cloud.js:5: Blacklist is not available here") }, "\(logs)")
     }
 
     /// `hooks test` showed no console at all for a hook that never answered: what it logged is
@@ -132,7 +141,7 @@ import Testing
             """, file: "comments.js", hook: "_messageReceived", paramsJSON: "{}", budget: .milliseconds(500))
         #expect(report.outcome == .failed("the hook never answered: its Promise never settled, or it never called response.success or response.error"))
         #expect(report.console.map(\.level) == ["info", "refused"])
-        #expect(report.console.last?.text.hasPrefix("comments.js:3: Saving Comments is not available") == true)
+        #expect(report.console.last?.text.hasPrefix("comments.js:3: Comments is not available here: there is no app data store") == true)
     }
 
     @Test func whatACallbackThrowsIsLogged() throws {

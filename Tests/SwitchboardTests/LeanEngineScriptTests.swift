@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
+import SwitchboardData
 import SwitchboardJSON
+import SwitchboardStore
 import Logging
 import SwitchboardHooks
 import Testing
@@ -79,9 +81,13 @@ import Testing
             """)
         #expect(script.hooks == ["_receiversOffline"])
         #expect(script.inert == ["function hello", "beforeSave Post", "onLogin"])
-        let message = script.failure(of: "_receiversOffline", paramsJSON: #"{"content":"x"}"#)
-        #expect(message.contains("Saving OfflineMessage is not available in hook scripts"))
-        #expect(message.contains("remote hook"))
+        // Its storage class is the app's data: the save asks the server.
+        guard case .asking(let questions) = script.invoke(hook: "_receiversOffline", paramsJSON: #"{"content":"x"}"#) else {
+            Issue.record("the save asked nothing")
+            return
+        }
+        let request = try JSONValue(parsing: questions).arrayValue?.first?["request"]
+        #expect(request == ["action": "create", "className": "OfflineMessage", "body": ["content": "x"], "fetchWhenSave": false])
     }
 
     @Test func processEnvHoldsTheConfiguredValuesOnly() throws {
@@ -295,6 +301,7 @@ import Testing
 @Suite struct ConversationQueriesInHooksTests {
     @Test func hooksQueryAndFetchConversations() async throws {
         let push = RecordingPushGateway()
+        // Each query waits within the call's budget: one that a loaded test machine does not run out of.
         let server = try await TestServer.start(push: push, scripts: ["rooms.js": """
             var AV = require('leanengine');
             AV.Cloud.define('_messageReceived', function (request, response) {
@@ -317,16 +324,16 @@ import Testing
               const users = await new AV.Query('_User').find().then(() => 'read', (error) => error.message);
               return { pushMessage: JSON.stringify({ alert: mine.length + ' ' + named + ' ' + unnamed + ' ' + users }) };
             });
-            """])
+            """]) { $0.hooks.defaultBudget = .seconds(20) }
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let reply = try await alice.request(.startConversation(members: ["bob", "carol"], name: "lunch", attributes: ["level": "3"]))
         let cid = reply.convMessage.cid
         _ = try await alice.request(.text("hi", cid: cid))
         #expect(try await bob.nextMessage().msg == "lunch/3/3/alice lunch: hi")
-        // Carol is offline: the push payload came from a query too, and _User is refused.
+        // Carol is offline: the push payload came from a query too, and _User is an ordinary class.
         let notice = try await push.next()
-        #expect(notice.payload["alert"]?.stringValue?.hasPrefix("1 2 0 Querying _User is not available in hook scripts") == true)
+        #expect(notice.payload["alert"]?.stringValue == "1 2 0 read")
         try await server.stop()
     }
 
@@ -337,9 +344,10 @@ import Testing
         try "AV.Cloud.onIMMessageReceived(async () => { for (;;) await new AV.Query('_Conversation').find(); });"
             .write(toFile: directory + "/loop.js", atomically: true, encoding: .utf8)
         let store = CountingConversations()
+        let data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"), conversations: store)
         // A budget no loaded machine runs out of in 16 rounds, so the count is what stops it.
-        let pipeline = HookPipeline(settings: HookSettings(defaultBudget: .seconds(5)), logger: Logger(label: "test"))
-        let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"), services: ScriptServices(conversations: store))
+        let pipeline = HookPipeline(settings: HookSettings(defaultBudget: .seconds(30)), logger: Logger(label: "test"))
+        let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"), services: ScriptServices(data: data))
         #expect(await library.loadAll().isEmpty)
         _ = await pipeline.run(MessageReceivedRequest.sample())
         #expect(store.queries == 16)
@@ -347,24 +355,31 @@ import Testing
         #expect(metrics.contains(#"switchboard_hook_failures_total{handler="loop",kind="script",point="_messageReceived"} 1"#))
     }
 
-    @Test func otherClassesAndUnsupportedConditionsFailWithAClearError() throws {
-        let script = try ScriptContext(source: """
-            AV.Cloud.onIMMessageReceived(() => new AV.Query('_Conversation').near('location', null).find().then(() => ({})));
-            AV.Cloud.onIMMessageSent(() => new AV.Query('Todo').find().then(() => ({})));
-            """, file: "q.js", budget: .milliseconds(200))
-        guard case .failed(let unsupported) = script.invoke(hook: "_messageReceived", paramsJSON: "{}"),
-              case .failed(let other) = script.invoke(hook: "_messageSent", paramsJSON: "{}")
-        else {
-            Issue.record("the queries did not fail")
-            return
-        }
-        #expect(unsupported.contains("near is not supported in _Conversation queries"))
-        #expect(other.contains("Querying Todo is not available in hook scripts"))
+    @Test func whatTheStoreCannotAnswerFailsWithAClearError() async throws {
+        let directory = TestServer.temporaryDirectory()
+        let data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"), conversations: nil)
+        let source = """
+            AV.Cloud.onIMMessageReceived(async () => {
+              const near = await new AV.Query('Todo').near('location', new AV.GeoPoint(39.9, 116.4)).find().catch((e) => e.code + ' ' + e.message);
+              const conversations = await new AV.Query('_Conversation').find().catch((e) => e.code + ' ' + e.message);
+              return { content: near + '|' + conversations };
+            });
+            """
+        let report = try await ScriptTrial.run(
+            source: source, file: "q.js", hook: "_messageReceived", paramsJSON: "{}", budget: .seconds(10), services: ScriptServices(data: data)
+        )
+        #expect(report.outcome == .value(#"{"content":"102 Invalid query: unsupported operator $nearSphere|1 _Conversation is not available here: no IM store"}"#))
+        // The first is the store's answer to a bad query; the second this server's refusal.
+        #expect(report.console.map(\.level) == ["refused"])
+
+        let without = try await ScriptTrial.run(source: source, file: "q.js", hook: "_messageReceived", paramsJSON: "{}", budget: .seconds(10))
+        let missing = "is not available here: there is no app data store (LeanStorage classes) for hook scripts"
+        #expect(without.outcome == .value(#"{"content":"undefined Todo \#(missing)|undefined _Conversation \#(missing)"}"#))
     }
 }
 
 /// Answers every `_Conversation` query with nothing, counting them.
-private final class CountingConversations: ScriptConversations {
+private final class CountingConversations: ConversationObjects {
     private let count = Mutex(0)
     var queries: Int { count.withLock { $0 } }
 

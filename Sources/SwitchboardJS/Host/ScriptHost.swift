@@ -139,7 +139,7 @@ private struct HostedScripts {
         guard let context = contexts[key] else { return ScriptWorker.Call(outcome: .notLoaded, logs: [], heapBytes: nil) }
         let started = Self.uptime
         var step = context.invoke(hook: hook, paramsJSON: paramsJSON)
-        // A call that asked the server (a `_Conversation` query) goes on with its answers.
+        // A call that asked the server (a storage call, an HTTP request) goes on with its answers.
         // Waiting costs the host no CPU, so the rounds are counted: each costs the server a read.
         var rounds = 0
         let outcome: ScriptWorker.Outcome
