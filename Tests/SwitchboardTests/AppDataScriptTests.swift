@@ -43,20 +43,23 @@ import Testing
               const settings = user.get('settings');
               const bare = (await new AV.Query('_User').get(user.id)).get('settings');
               const unfetched = [bare.id === settings.id, bare.createdAt, bare.get('nickname')].join('/');
-              await bare.fetch();
+              await bare.fetch({ keys: ['nickname'] });
+              const avatar = settings.get('avatar');
               const facts = [
                 settings.get('nickname'), settings.className, settings.createdAt instanceof Date, settings.get('mutedUntil').toISOString(),
-                user.getUsername(), unfetched, bare.get('nickname'),
+                avatar instanceof AV.File, avatar.name(), avatar.url(), user.getUsername(), unfetched, bare.get('nickname'), bare.has('mutedUntil'),
               ];
               return { content: facts.join(' ') + ': ' + request.params.content };
             });
             """])
+        let avatar: JSONValue = ["__type": "File", "objectId": "f1", "name": "ally.png", "url": "https://files.example.com/ally.png", "metaData": ["size": 10]]
         let settings = try await hooks.data.create(
-            in: "UserSettings", body: ["nickname": "Ally", "mutedUntil": ["__type": "Date", "iso": "2027-01-12T00:00:00.000Z"]], fetchWhenSave: false
+            in: "UserSettings", body: ["nickname": "Ally", "mutedUntil": ["__type": "Date", "iso": "2027-01-12T00:00:00.000Z"], "avatar": avatar],
+            fetchWhenSave: false
         )
         let pointer: JSONValue = ["__type": "Pointer", "className": "UserSettings", "objectId": try #require(settings["objectId"])]
         _ = try await hooks.data.create(in: "_User", body: ["username": "alice", "settings": pointer], fetchWhenSave: false)
-        #expect(try await hooks.send("hello") == "Ally UserSettings true 2027-01-12T00:00:00.000Z alice true// Ally: hello")
+        #expect(try await hooks.send("hello") == "Ally UserSettings true 2027-01-12T00:00:00.000Z true ally.png https://files.example.com/ally.png alice true// Ally false: hello")
         #expect(try await hooks.send("hello", from: "bob") == "hello")
     }
 
@@ -67,21 +70,22 @@ import Testing
             AV.Cloud.onIMMessageReceived(async (request) => {
               const [command, text] = request.params.content.split(' ');
               if (command === 'save') {
-                const mention = new Mention({ from: request.params.fromPeer, text, at: new Date(Date.UTC(2026, 0, 2)), to: owner() });
+                const mention = new Mention({ from: request.params.fromPeer, text, at: new Date(Date.UTC(2026, 0, 2)), to: owner(), near: new AV.GeoPoint(39.9, 116.4) });
                 await mention.save();
                 return { content: [mention.id.length, mention.createdAt instanceof Date, +mention.createdAt === +mention.updatedAt, mention.dirty()].join(' ') };
               }
               const found = await new AV.Query(Mention).equalTo('to', owner()).greaterThan('at', new Date(Date.UTC(2026, 0, 1))).ascending('createdAt').find();
-              return { content: found.map((m) => [m.summary(), m.get('at').toISOString(), m instanceof Mention, m.get('to').id].join(' ')).join(', ') };
+              return { content: found.map((m) => [m.summary(), m.get('at').toISOString(), m instanceof Mention, m.get('to').id, m.get('near') instanceof AV.GeoPoint].join(' ')).join(', ') };
             });
             """])
         #expect(try await hooks.send("save hi") == "24 true true false")
         #expect(try await hooks.send("save yo", from: "bob") == "24 true true false")
-        #expect(try await hooks.send("find") == "alice:hi 2026-01-02T00:00:00.000Z true u1, bob:yo 2026-01-02T00:00:00.000Z true u1")
-        // Stored as LeanStorage keeps them: a Date and a Pointer.
+        #expect(try await hooks.send("find") == "alice:hi 2026-01-02T00:00:00.000Z true u1 true, bob:yo 2026-01-02T00:00:00.000Z true u1 true")
+        // Stored as LeanStorage keeps them: a Date, a Pointer and a GeoPoint.
         let stored = try await hooks.data.find(ObjectQuery(className: "Mention", order: "createdAt")).results.first
         #expect(stored?["at"] == ["__type": "Date", "iso": "2026-01-02T00:00:00.000Z"])
         #expect(stored?["to"] == ["__type": "Pointer", "className": "_User", "objectId": "u1"])
+        #expect(stored?["near"] == ["__type": "GeoPoint", "latitude": .double(39.9), "longitude": .double(116.4)])
     }
 
     @Test func concurrentIncrementsAddsAndRemovesAllCount() async throws {
@@ -197,7 +201,9 @@ import Testing
         let hooks = try await ScriptedHooks(["batch.js": """
             AV.Cloud.onIMMessageReceived(async (request) => {
               if (request.params.content === 'clear') {
-                await AV.Object.destroyAll(await new AV.Query('Post').find());
+                const [first, ...rest] = await new AV.Query('Post').ascending('title').find();
+                await first.destroy();
+                await AV.Object.destroyAll(rest);
                 return { content: String(await new AV.Query('Post').count()) };
               }
               const author = new AV.Object('Author', { name: 'New' });
@@ -231,7 +237,7 @@ import Testing
             AV.Cloud.onIMMessageReceived(async () => {
               const counter = AV.Object.createWithoutData('Counter', 'c1');
               await counter.fetch();
-              counter.increment('n').increment('n', 4).add('tags', 'a').add('tags', ['b', 'c']).remove('old', 1);
+              counter.increment('n').increment('n', 4).add('tags', 'a').add('tags', ['b', 'c']).remove('old', 1).addUnique('uniq', ['x', 'x', 'y']);
               counter.set({ title: 't', when: new Date(Date.UTC(2026, 0, 1)), who: AV.Object.createWithoutData('_User', 'u1') });
               counter.unset('gone');
               counter.get('list').push('z');
@@ -244,13 +250,14 @@ import Testing
             return
         }
         #expect(try JSONValue(parsing: fetch).arrayValue?.first?["request"] == ["action": "object", "className": "Counter", "id": "c1", "include": [], "keys": []])
-        let fetched = #"{"objectId":"c1","n":1,"tags":["x"],"old":[1,2],"gone":true,"list":["y"],"createdAt":"2026-01-01T00:00:00.000Z","updatedAt":"2026-01-01T00:00:00.000Z"}"#
+        let fetched = #"{"objectId":"c1","n":1,"tags":["x"],"old":[1,2],"uniq":["y","w"],"gone":true,"list":["y"],"createdAt":"2026-01-01T00:00:00.000Z","updatedAt":"2026-01-01T00:00:00.000Z"}"#
         guard case .asking(let save) = script.resume(answersJSON: #"[{"id":1,"result":\#(fetched)}]"#) else {
             Issue.record("the save asked nothing")
             return
         }
         let body: JSONValue = [
             "n": ["__op": "Increment", "amount": 5], "tags": ["__op": "Add", "objects": ["a", "b", "c"]], "old": ["__op": "Remove", "objects": [1]],
+            "uniq": ["__op": "AddUnique", "objects": ["x", "y"]],
             "title": "t", "when": ["__type": "Date", "iso": "2026-01-01T00:00:00.000Z"], "who": ["__type": "Pointer", "className": "_User", "objectId": "u1"],
             "gone": ["__op": "Delete"], "list": ["y", "z"],
         ]
@@ -261,7 +268,7 @@ import Testing
             return
         }
         let object: JSONValue = [
-            "n": 6, "tags": ["x", "a", "b", "c"], "old": [2], "list": ["y", "z"], "title": "t", "when": "2026-01-01T00:00:00.000Z",
+            "n": 6, "tags": ["x", "a", "b", "c"], "old": [2], "uniq": ["y", "w", "x"], "list": ["y", "z"], "title": "t", "when": "2026-01-01T00:00:00.000Z",
             "who": ["__type": "Pointer", "className": "_User", "objectId": "u1"], "objectId": "c1",
             "createdAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-02T00:00:00.000Z",
         ]
