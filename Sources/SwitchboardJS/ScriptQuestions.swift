@@ -27,9 +27,10 @@ struct ScriptQuestions: Sendable {
             for question in questions {
                 guard let id = question["id"] else { continue }
                 let kind = question["kind"]?.stringValue
-                asked[kind ?? "", default: 0] += 1
+                let count = asked[kind ?? "", default: 0] + 1
+                asked[kind ?? ""] = count
                 let limit = Self.limit(of: kind)
-                let tooMany = limit.map { asked[kind ?? "", default: 0] > $0.count } ?? false
+                let tooMany = limit.map { count > $0.count } ?? false
                 group.addTask {
                     do {
                         if tooMany, let limit { throw Refusal(description: "more than \(limit.count) \(limit.what) at once") }
