@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJS
 import SwitchboardJSON
@@ -27,6 +28,12 @@ struct HooksTest: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Config file (YAML). Default: config/switchboard.yaml when it exists.")
     var config: String?
 
+    @Option(help: "A JSON file of app data the hook reads: {\"ClassName\": [row, ...], \"_Conversation\": [row, ...]}, rows as LeanStorage's REST API shows them. Writes go to a scratch copy, thrown away.")
+    var data: String?
+
+    @Flag(help: "Read app data and conversations from the config's database, read-only (writes are refused).")
+    var store = false
+
     func run() async throws {
         guard let point = HookPoint(rawValue: hook) else {
             throw ValidationError("unknown hook \(hook); one of \(HookPoint.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -37,10 +44,23 @@ struct HooksTest: AsyncParsableCommand {
             throw ValidationError("\(params ?? "params") must hold a JSON object")
         }
         let budget: Duration = budgetMs.map { .milliseconds($0) } ?? settings.hooks.defaultBudget
+        guard data == nil || !store else { throw ValidationError("give --data or --store, not both") }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-hooks-test-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var appData: (any AppData)?
+        do {
+            if let data {
+                appData = try await HooksTestData.fixtures(path: data, scratchDirectory: scratch)
+            } else if store {
+                appData = try await HooksTestData.store(of: settings)
+            }
+        } catch let error as HooksTestDataError {
+            throw ValidationError(error.description)
+        }
         let report = try await ScriptTrial.run(
             path: script, hook: point.rawValue, paramsJSON: paramsJSON, budget: budget, env: settings.scriptEnvironment,
             modulePaths: settings.scriptModulePaths,
-            services: ScriptServices(http: settings.scriptHTTP)
+            services: ScriptServices(data: appData, http: settings.scriptHTTP)
         )
         if !report.hooks.contains(point.rawValue) {
             print("note: the script defines no \(point.rawValue); the server would pass it through")
@@ -58,6 +78,7 @@ struct HooksTest: AsyncParsableCommand {
         case .failed(let message):
             failed = true
             print("failed: \(message)")
+            if appData == nil { print("note: this run had no app data; --data FILE or --store gives the hook classes to read") }
         case .timedOut:
             failed = true
             print("timed out: stopped after its budget of \(budget)")

@@ -41,14 +41,22 @@ enum HooksTestData {
         return LocalAppData(store: store, conversations: FixtureConversations(rows: conversations))
     }
 
-    /// The data of the config's SQLite database, read-only.
-    static func store(of config: ServerConfig) throws -> any AppData {
-        guard config.postgresURL == nil else { throw HooksTestDataError("--store reads SQLite only for now") }
-        guard FileManager.default.fileExists(atPath: config.databasePath) else {
-            throw HooksTestDataError("no database at \(config.databasePath): start the server once, or give --data")
+    /// The data of the config's database (SQLite or PostgreSQL), read-only.
+    static func store(of config: ServerConfig) async throws -> any AppData {
+        let local: LocalAppData
+        if let url = config.postgresURL {
+            var logger = Logger(label: "switchboard.hooks-test")
+            logger.logLevel = .warning
+            let store = try await PostgresStore(url: url, maxConnections: 2, logger: logger)
+            local = LocalAppData(store: store, conversations: StoredConversations(store: store))
+        } else {
+            guard FileManager.default.fileExists(atPath: config.databasePath) else {
+                throw HooksTestDataError("no database at \(config.databasePath): start the server once, or give --data")
+            }
+            let store = try SQLiteStore(path: config.databasePath)
+            local = LocalAppData(store: store, conversations: StoredConversations(store: store))
         }
-        let store = try SQLiteStore(path: config.databasePath)
-        return ReadOnlyAppData(LocalAppData(store: store, conversations: StoredConversations(store: store)), reason: "hooks test reads the server's store and never writes to it")
+        return ReadOnlyAppData(local, reason: "hooks test reads the server's store and never writes to it")
     }
 }
 

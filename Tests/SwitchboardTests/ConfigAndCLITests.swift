@@ -110,4 +110,46 @@ import Testing
         #expect(printed.contains("timed out"))
         #expect(process.terminationStatus != 0)
     }
+
+    /// `hooks test --data`: a hook that reads app data tried offline, against rows of a
+    /// fixtures file; its writes go to a scratch copy.
+    @Test func hooksTestReadsAppDataFromAFixturesFile() throws {
+        let folder = TestServer.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try """
+            AV.Cloud.onIMMessageReceived(async (request) => {
+              const entry = await new AV.Query('Blacklist').equalTo('blocked', request.params.fromPeer).first();
+              if (entry) return { drop: true, code: 4500, detail: 'blocked by ' + entry.get('owner') };
+              const conversation = await new AV.Query('_Conversation').get(request.params.convId);
+              await new AV.Object('Seen').save({ from: request.params.fromPeer });
+              return { content: conversation.get('name') + ': ' + request.params.content };
+            });
+            """.write(toFile: folder + "/blacklist.js", atomically: true, encoding: .utf8)
+        try """
+            {"Blacklist": [{"owner": "alice", "blocked": "mallory"}],
+             "_Conversation": [{"objectId": "5f0c1b2a3d4e5f6a7b8c9d0e", "name": "Tea", "m": ["alice", "bob"]}]}
+            """.write(toFile: folder + "/data.json", atomically: true, encoding: .utf8)
+        func run(_ sender: String, data: Bool = true) throws -> (String, Int32) {
+            let params = folder + "/\(sender).json"
+            try #"{"fromPeer":"\#(sender)","convId":"5f0c1b2a3d4e5f6a7b8c9d0e","content":"hi"}"#.write(toFile: params, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ServerProcess.executable)
+            process.arguments = ["hooks", "test", folder + "/blacklist.js", "--hook", "_messageReceived", "--params", params] + (data ? ["--data", folder + "/data.json"] : [])
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (printed, process.terminationStatus)
+        }
+        let (blocked, blockedStatus) = try run("mallory")
+        #expect(blocked.contains(#""detail":"blocked by alice""#) && blocked.contains(#""drop":true"#), "\(blocked)")
+        #expect(blockedStatus == 0)
+        let (passed, passedStatus) = try run("bob")
+        #expect(passed.contains("Tea: hi"), "\(passed)")
+        #expect(passedStatus == 0)
+        let (without, withoutStatus) = try run("bob", data: false)
+        #expect(without.contains("--data FILE or --store"), "\(without)")
+        #expect(withoutStatus != 0)
+    }
 }
