@@ -21,11 +21,17 @@ struct ClusterTests {
         /// gone.
         static let heartbeatSeconds = 2
 
-        static func start(extraConfig: String = "") async throws -> Nodes {
+        /// - Parameter scripts: hook scripts both nodes load, by file name.
+        static func start(extraConfig: String = "", scripts: [String: String] = [:]) async throws -> Nodes {
             let folderA = TestServer.temporaryDirectory()
+            let folderB = TestServer.temporaryDirectory()
+            for folder in [folderA, folderB] {
+                try FileManager.default.createDirectory(atPath: folder + "/hooks", withIntermediateDirectories: true)
+                for (name, source) in scripts { try source.write(toFile: folder + "/hooks/" + name, atomically: true, encoding: .utf8) }
+            }
             let a = try await ServerProcess.start(dataDirectory: folderA, heartbeatSeconds: heartbeatSeconds, extraConfig: extraConfig)
             let b = try await ServerProcess.start(
-                dataDirectory: TestServer.temporaryDirectory(), sharingDatabaseOf: folderA, heartbeatSeconds: heartbeatSeconds,
+                dataDirectory: folderB, sharingDatabaseOf: folderA, heartbeatSeconds: heartbeatSeconds,
                 extraConfig: extraConfig
             )
             return Nodes(a: a, b: b)
@@ -350,15 +356,16 @@ extension ClusterTests {
         return (alice, bob)
     }
 
-    /// A POST with the master key of the app the server processes serve (the default one).
-    static func rest(_ node: ServerProcess, _ path: String, _ body: [String: Any]) async throws -> (Int, [String: Any]) {
+    /// A call (a POST with `body` unless told) with the master key of the app the server
+    /// processes serve (the default one).
+    static func rest(_ node: ServerProcess, _ path: String, _ body: [String: Any]?, method: String = "POST") async throws -> (Int, [String: Any]) {
         let config = ServerConfig()
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(node.port)\(path)")!)
-        request.httpMethod = "POST"
+        request.httpMethod = method
         request.setValue(config.appID, forHTTPHeaderField: "X-LC-Id")
         request.setValue(config.masterKey + ",master", forHTTPHeaderField: "X-LC-Key")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        request.httpBody = try body.map { try JSONSerialization.data(withJSONObject: $0) }
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }
