@@ -44,10 +44,42 @@ struct AppDataBenchmark {
         }
         rows.append(Row(name: "get one by objectId", documents: documents, medianMicroseconds: gets.median.microseconds,
                         p99Microseconds: gets.p99.microseconds, calls: calls))
+        // The same hook with and without the look-up: the difference is what the data costs a message.
+        let hooks = HookCostBenchmark(calls: calls, logger: logger)
+        let services = ScriptServices(data: data)
+        for (name, script) in [("hook without a look-up", Self.plainHook), ("hook checking the sender's blacklist", Self.blacklistHook)] {
+            let row = try await hooks.measure(name, Self.request(from: Self.owner(documents / 2))) { pipeline in
+                try await HookCostBenchmark.loadScript(script, into: pipeline, logger: logger, services: services)
+            }
+            rows.append(Row(name: name, documents: documents, medianMicroseconds: row.medianMicroseconds, p99Microseconds: row.p99Microseconds, calls: calls))
+        }
         return rows
     }
 
     static func owner(_ index: Int) -> String { "user\(index)" }
+
+    static let plainHook = """
+        AV.Cloud.onIMMessageReceived(async (request) => {
+          if (request.params.fromPeer === '') return { drop: true };
+          return {};
+        });
+        """
+
+    /// Looks the sender up by an indexed field; nobody blocks it, so the message passes.
+    static let blacklistHook = """
+        AV.Cloud.onIMMessageReceived(async (request) => {
+          const entry = await new AV.Query('Blacklist').equalTo('owner', request.params.fromPeer).first();
+          if (!entry) throw new Error('the benchmark sender has no blacklist entry');
+          return entry.get('blocked').includes('nobody') ? { drop: true } : {};
+        });
+        """
+
+    static func request(from sender: String) -> MessageReceivedRequest {
+        MessageReceivedRequest(
+            fromPeer: sender, convId: "5f0c1b2a3d4e5f6a7b8c9d0e", toPeers: ["bob"], transient: false, bin: false,
+            content: "hello", receipt: false, timestamp: 1_763_800_000_000, system: false, sourceIP: "127.0.0.1"
+        )
+    }
 
     /// `documents` blacklist entries, each with an owner, a few blocked users and a note.
     private func fill(_ store: SQLiteStore) async throws {

@@ -99,11 +99,11 @@ struct HookCostBenchmark {
         return Row(name: name, medianMicroseconds: statistics.median.microseconds, p99Microseconds: statistics.p99.microseconds, calls: calls)
     }
 
-    static func loadScript(_ source: String, into pipeline: HookPipeline, logger: Logger) async throws {
+    static func loadScript(_ source: String, into pipeline: HookPipeline, logger: Logger, services: ScriptServices = ScriptServices()) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try source.write(toFile: directory + "/bench.js", atomically: true, encoding: .utf8)
-        let library = ScriptLibrary(settings: .init(directory: directory), pipeline: pipeline, logger: logger)
+        let library = ScriptLibrary(settings: .init(directory: directory), pipeline: pipeline, logger: logger, services: services)
         let errors = await library.loadAll()
         precondition(errors.isEmpty, "benchmark script failed to load: \(errors)")
     }
