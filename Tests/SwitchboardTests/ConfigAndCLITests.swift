@@ -152,4 +152,34 @@ import Testing
         #expect(without.contains("--data FILE or --store"), "\(without)")
         #expect(withoutStatus != 0)
     }
+
+    /// `hooks test --store`: the hook reads what the server keeps, and cannot change it.
+    @Test(.disabled(if: TestDatabase.usesPostgres, "the config names SQLite's folder")) func hooksTestReadsTheServersStoreReadOnly() async throws {
+        let folder = TestServer.temporaryDirectory()
+        let server = try await TestServer.start(dataDirectory: folder)
+        _ = try await server.create("Blacklist", ["owner": "bob", "blocked": "mallory"])
+        try await server.stop()
+        try """
+            AV.Cloud.onIMMessageReceived(async (request) => {
+              const entry = await new AV.Query('Blacklist').equalTo('blocked', request.params.fromPeer).first();
+              if (request.params.content === 'write') await new AV.Object('Seen').save({ from: request.params.fromPeer });
+              return { content: entry ? 'blocked by ' + entry.get('owner') : 'clear' };
+            });
+            """.write(toFile: folder + "/check.js", atomically: true, encoding: .utf8)
+        try "storage: { dataDir: \(folder) }\n".write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
+        func run(_ content: String) throws -> String {
+            try #"{"fromPeer":"mallory","content":"\#(content)"}"#.write(toFile: folder + "/params.json", atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ServerProcess.executable)
+            process.arguments = ["hooks", "test", folder + "/check.js", "--hook", "_messageReceived", "--params", folder + "/params.json", "--store", "-c", folder + "/config.yaml"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return printed
+        }
+        #expect(try run("read").contains(#""content":"blocked by bob""#))
+        #expect(try run("write").contains("hooks test reads the server's store and never writes to it"))
+    }
 }
