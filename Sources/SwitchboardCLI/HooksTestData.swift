@@ -29,7 +29,7 @@ enum HooksTestData {
             guard let rows = rows.arrayValue else { throw HooksTestDataError("\(path): \(className) must be an array of rows") }
             do {
                 let documents = try rows.map { try StoredDocument(importing: $0, className: className, now: now) }
-                if className == LocalAppData.conversationClass {
+                if className == ConversationClass.name {
                     conversations = documents.map(\.json)
                 } else {
                     try await store.insert(documents)

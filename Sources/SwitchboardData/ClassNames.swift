@@ -1,9 +1,9 @@
 /// Which class and key names LeanStorage accepts: letters, digits and `_`, not starting
 /// with a digit; class names may start with `_` (`_User`), keys may not.
-enum ClassNames {
+public enum ClassNames {
     static let maxLength = 128
 
-    static func validate(className name: String) throws(StorageError) {
+    public static func validate(className name: String) throws(StorageError) {
         guard isName(name, leadingUnderscore: true) else { throw .invalidClassName(name) }
     }
 
@@ -12,7 +12,7 @@ enum ClassNames {
     }
 
     /// Object ids: LeanCloud's are 24 hex digits; imported ones may be any letters and digits.
-    static func validate(objectID id: String) throws(StorageError) {
+    public static func validate(objectID id: String) throws(StorageError) {
         guard !id.isEmpty, id.utf8.count <= maxLength, id.utf8.allSatisfy({ isLetterOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }) else {
             throw .invalidObjectID(id)
         }

@@ -4,18 +4,18 @@ import SwitchboardJSON
 /// back. `objectId`, `createdAt` and `updatedAt` (and a pointer's `__type` and
 /// `className`) always do unless excluded by name; dotted names reach into Object fields
 /// and included pointers.
-struct KeySelection: Sendable {
+public struct KeySelection: Sendable {
     private let kept: [[String]]
     private let dropped: [[String]]
 
-    init(_ keys: [String]) {
+    public init(_ keys: [String]) {
         kept = keys.filter { !$0.hasPrefix("-") }.map { $0.split(separator: ".").map(String.init) }
         dropped = keys.filter { $0.hasPrefix("-") }.map { $0.dropFirst().split(separator: ".").map(String.init) }
     }
 
-    var isEmpty: Bool { kept.isEmpty && dropped.isEmpty }
+    public var isEmpty: Bool { kept.isEmpty && dropped.isEmpty }
 
-    func apply(to object: JSONValue) -> JSONValue {
+    public func apply(to object: JSONValue) -> JSONValue {
         var result = kept.isEmpty ? object : Self.keep(kept, of: object)
         for path in dropped where !path.isEmpty { result = Self.drop(path[...], from: result) }
         return result

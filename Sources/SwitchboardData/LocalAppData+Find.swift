@@ -13,8 +13,11 @@ extension LocalAppData {
         try ClassNames.validate(className: query.className)
         let whereDocument = try await resolvingSubqueries(query.whereDocument, depth: 0)
         var result: ObjectQuery.Result
-        if query.className == Self.conversationClass {
-            result = try await findConversations(query, whereDocument: whereDocument)
+        if query.className == ConversationClass.name {
+            guard let conversations else { throw StorageError(code: 1, "_Conversation is not available here: no IM store") }
+            var resolved = query
+            resolved.whereDocument = whereDocument
+            result = try await ConversationClass.find(resolved, in: conversations)
         } else {
             let ordering = DocumentOrdering(query.order ?? "createdAt")
             let documents = try await matching(
@@ -28,15 +31,6 @@ extension LocalAppData {
         let selection = KeySelection(query.keys)
         if !selection.isEmpty { result.results = result.results.map(selection.apply) }
         return result
-    }
-
-    private func findConversations(_ query: ObjectQuery, whereDocument: JSONValue) async throws -> ObjectQuery.Result {
-        guard let conversations else { throw StorageError(code: 1, "_Conversation is not available here: no IM store") }
-        guard query.count else {
-            return .init(results: try await conversations.conversations(where: whereDocument, order: query.order, skip: query.skip, limit: query.limit))
-        }
-        let all = try await conversations.conversations(where: whereDocument, order: query.order, skip: 0, limit: ObjectQuery.maxLimit)
-        return .init(results: Array(all.dropFirst(query.skip).prefix(query.limit)), count: all.count)
     }
 
     /// A `where` as a filter, with its subqueries answered first.

@@ -4,7 +4,7 @@ import SwitchboardJSON
 extension LocalAppData {
     public func scan(in className: String, where whereDocument: JSONValue, scanKey: String?, cursor: String?, limit: Int) async throws -> (results: [JSONValue], cursor: String?) {
         try ClassNames.validate(className: className)
-        if className == Self.conversationClass { throw StorageError.unsupported("scanning _Conversation; query it with skip and limit") }
+        if className == ConversationClass.name { throw ConversationClass.notScanned }
         let order = try Self.scanOrder(scanKey)
         let limit = limit <= 0 ? ObjectQuery.defaultLimit : min(limit, ObjectQuery.maxLimit)
         let filter = try await matcher(whereDocument)

@@ -14,12 +14,10 @@ public struct LocalAppData: AppData {
         self.now = now
     }
 
-    public static let conversationClass = "_Conversation"
-
     public static func wallMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     public func create(in className: String, body: [String: JSONValue], fetchWhenSave: Bool) async throws -> JSONValue {
-        try writable(className)
+        try ConversationClass.checkWritable(className)
         let changes = try FieldChanges(body, creating: true)
         var fields: [String: JSONValue] = [:]
         try changes.apply(to: &fields)
@@ -38,7 +36,7 @@ public struct LocalAppData: AppData {
     }
 
     public func update(in className: String, id: String, body: [String: JSONValue], condition: JSONValue?, fetchWhenSave: Bool) async throws -> JSONValue {
-        try writable(className)
+        try ConversationClass.checkWritable(className)
         try ClassNames.validate(objectID: id)
         let changes = try FieldChanges(body, creating: false)
         let filter = try await conditionFilter(condition)
@@ -59,7 +57,7 @@ public struct LocalAppData: AppData {
     }
 
     public func delete(in className: String, id: String, condition: JSONValue?) async throws {
-        try writable(className)
+        try ConversationClass.checkWritable(className)
         try ClassNames.validate(objectID: id)
         let filter = try await conditionFilter(condition)
         _ = try await store.delete(in: className, id: id) { document in
@@ -70,12 +68,5 @@ public struct LocalAppData: AppData {
     private func conditionFilter(_ condition: JSONValue?) async throws -> DocumentFilter? {
         guard let condition else { return nil }
         return try await matcher(condition)
-    }
-
-    private func writable(_ className: String) throws(StorageError) {
-        try ClassNames.validate(className: className)
-        if className == Self.conversationClass {
-            throw .readOnlyClass(className, "conversations change through the IM API (/1.2/rtm/conversations)")
-        }
     }
 }
