@@ -21,6 +21,21 @@ enum OutboundHTTP {
         )
     )
 
+    /// What `work` gives, or nil once `time` has passed. The work is then cancelled, and
+    /// with it its request: the client lets the connection go at once. Cancelling the caller
+    /// cancels the work too. (A deadline of the client's own would not cover the body.)
+    static func within<Value: Sendable>(_ time: Duration, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value? {
+        try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try? await Task.sleep(for: time)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
     private static var pool: HTTPClient.Configuration.ConnectionPool {
         var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost)
         pool.retryConnectionEstablishment = false

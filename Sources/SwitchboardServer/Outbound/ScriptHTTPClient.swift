@@ -19,18 +19,10 @@ struct ScriptHTTPClient: ScriptHTTP {
     }
 
     func perform(_ request: ScriptHTTPRequest, within time: Duration) async throws -> ScriptHTTPResponse {
-        try await withThrowingTaskGroup(of: ScriptHTTPResponse?.self) { group in
-            group.addTask { try await exchange(request) }
-            group.addTask {
-                try? await Task.sleep(for: time)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard case .some(.some(let response)) = try await group.next() else {
-                throw Failure(description: "\(request.url) did not answer within the call's budget (\(time) were left)")
-            }
-            return response
+        guard let response = try await OutboundHTTP.within(time, { try await exchange(request) }) else {
+            throw Failure(description: "\(request.url) did not answer within the call's budget (\(time) were left)")
         }
+        return response
     }
 
     private func exchange(_ request: ScriptHTTPRequest) async throws -> ScriptHTTPResponse {

@@ -4,7 +4,8 @@ import Foundation
 /// LeanCloud's request signature, `X-LC-Sign: md5(timestamp + key),timestamp[,master]`: what
 /// Switchboard sends to LeanEngine apps and what the REST API takes instead of the key.
 enum RequestSignature {
-    static func sign(masterKey: String, at milliseconds: Int64) -> String {
+    /// A master-key signature made now, or at `milliseconds`.
+    static func sign(masterKey: String, at milliseconds: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> String {
         digest("\(milliseconds)\(masterKey)") + ",\(milliseconds),master"
     }
 

@@ -97,7 +97,7 @@ final class RemoteHookHandler: HookHandler {
         outgoing.method = .POST
         outgoing.headers.add(name: "Content-Type", value: "application/json")
         outgoing.headers.add(name: "X-LC-Id", value: appID)
-        outgoing.headers.add(name: "X-LC-Sign", value: RequestSignature.sign(masterKey: masterKey, at: Int64(Date().timeIntervalSince1970 * 1000)))
+        outgoing.headers.add(name: "X-LC-Sign", value: RequestSignature.sign(masterKey: masterKey))
         outgoing.headers.add(name: "X-LC-Hook-Key", value: engine.hookKey)
         outgoing.headers.add(name: "User-Agent", value: "Switchboard")
         outgoing.body = .bytes(ByteBuffer(string: request.params.jsonString))
