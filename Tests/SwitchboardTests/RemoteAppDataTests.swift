@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+import SwitchboardData
+import SwitchboardJSON
+@testable import SwitchboardServer
+import Testing
+
+/// `hooks.storage`: scripts' app data on another LeanStorage server, called over real HTTP
+/// on loopback as LeanCloud's SDKs call it; `_Conversation` stays the IM store's.
+@Suite struct RemoteAppDataTests {
+    static let appID = "remote-app"
+    static let masterKey = "remote-master-key"
+
+    private static func data(
+        _ storage: FakeLeanStorage, timeout: Duration = .seconds(10), conversations: any ConversationObjects = FixedConversations()
+    ) -> RemoteAppData {
+        var settings = RemoteStorage(url: storage.url, appID: appID, masterKey: masterKey)
+        settings.timeout = timeout
+        return RemoteAppData(storage: settings, conversations: conversations)
+    }
+
+    /// The `StorageError` a call failed with.
+    private static func refusal(_ call: () async throws -> Void) async -> StorageError? {
+        do {
+            try await call()
+            Issue.record("the call did not fail")
+            return nil
+        } catch let error as StorageError {
+            return error
+        } catch {
+            Issue.record("not a StorageError: \(error)")
+            return nil
+        }
+    }
+
+    @Test func eachCallIsLeanStoragesRESTCallSignedWithTheMasterKey() async throws {
+        let storage = try await FakeLeanStorage.start()
+        defer { Task { await storage.stop() } }
+        let post = #"{"objectId":"p1","title":"hi","createdAt":"2026-01-02T03:04:05.006Z","updatedAt":"2026-01-02T03:04:05.006Z"}"#
+        storage.answering { seen in
+            switch (seen.method, seen.path) {
+            case ("POST", _): (201, #"{"objectId":"p1","createdAt":"2026-01-02T03:04:05.006Z"}"#)
+            case ("PUT", _): (200, #"{"updatedAt":"2026-01-02T03:04:06.000Z","n":3}"#)
+            case ("GET", "/1.1/classes/Post/p1"): (200, post)
+            case ("GET", "/1.1/classes/Post"): (200, #"{"results":[\#(post)],"count":7}"#)
+            case ("GET", "/1.1/scan/classes/Post"): (200, #"{"results":[\#(post)],"cursor":"next-page"}"#)
+            default: (200, "{}")
+            }
+        }
+        let data = Self.data(storage)
+        let body: [String: JSONValue] = ["title": "a+b & c/d é", "n": ["__op": "Increment", "amount": 1]]
+        #expect(try await data.create(in: "Post", body: body, fetchWhenSave: false) == ["objectId": "p1", "createdAt": "2026-01-02T03:04:05.006Z"])
+        #expect(try await data.object(in: "Post", id: "p1", include: ["author"], keys: ["title", "author.nick"]) == (try JSONValue(parsing: post)))
+        // LeanStorage answers an id it does not have with {}.
+        #expect(try await data.object(in: "Post", id: "gone", include: [], keys: []) == nil)
+        let updated = try await data.update(in: "Post", id: "p1", body: ["n": ["__op": "Increment", "amount": 2]], condition: ["n": ["$gt": 0]], fetchWhenSave: true)
+        #expect(updated == ["objectId": "p1", "updatedAt": "2026-01-02T03:04:06.000Z", "n": 3])
+        try await data.delete(in: "Post", id: "p1", condition: nil)
+        let whereDocument: JSONValue = ["title": ["$regex": "^a+b", "$options": "i"], "tags": ["$in": ["x & y=z", "é"]]]
+        let query = ObjectQuery(
+            className: "Post", whereDocument: whereDocument, order: "-createdAt,title", skip: 5, limit: 20, keys: ["title"], include: ["author", "post.author"], count: true
+        )
+        let found = try await data.find(query)
+        #expect(found.results == [try JSONValue(parsing: post)] && found.count == 7)
+        let page = try await data.scan(in: "Post", where: ["n": 1], scanKey: "-updatedAt", cursor: "this-page", limit: 50)
+        #expect(page.results.count == 1 && page.cursor == "next-page")
+
+        let requests = storage.requests
+        #expect(requests.map { "\($0.method) \($0.path)" } == [
+            "POST /1.1/classes/Post", "GET /1.1/classes/Post/p1", "GET /1.1/classes/Post/gone", "PUT /1.1/classes/Post/p1",
+            "DELETE /1.1/classes/Post/p1", "GET /1.1/classes/Post", "GET /1.1/scan/classes/Post",
+        ])
+        for request in requests {
+            #expect(request.headers["x-lc-id"] == Self.appID)
+            #expect(RequestSignature.isValidMaster(request.headers["x-lc-sign"] ?? "", masterKey: Self.masterKey), "\(request.headers)")
+            #expect(request.headers["content-type"] == "application/json")
+        }
+        #expect(try JSONValue(parsing: requests[0].body) == .object(body) && requests[0].query.isEmpty)
+        #expect(requests[1].query == ["include": "author", "keys": "title,author.nick"])
+        #expect(requests[3].query["fetchWhenSave"] == "true" && requests[3].body == #"{"n":{"__op":"Increment","amount":2}}"#)
+        #expect(try JSONValue(parsing: requests[3].query["where"] ?? "") == ["n": ["$gt": 0]])
+        #expect(requests[4].query.isEmpty)
+        // Form decoding (LeanCloud's, Python's) reads a `+` as a space.
+        #expect(!requests[5].rawQuery.contains("+"))
+        var findQuery = requests[5].query
+        #expect(try JSONValue(parsing: findQuery.removeValue(forKey: "where") ?? "") == whereDocument)
+        #expect(findQuery == ["order": "-createdAt,title", "skip": "5", "limit": "20", "count": "1", "keys": "title", "include": "author,post.author"])
+        var scanQuery = requests[6].query
+        #expect(try JSONValue(parsing: scanQuery.removeValue(forKey: "where") ?? "") == ["n": 1])
+        #expect(scanQuery == ["scan_key": "-updatedAt", "cursor": "this-page", "limit": "50"])
+    }
+
+    @Test func theServersRefusalsKeepTheirCodesAndWhatIsNotLeanStorageIsNamed() async throws {
+        let storage = try await FakeLeanStorage.start()
+        defer { Task { await storage.stop() } }
+        let data = Self.data(storage)
+        let server = "LeanStorage at http://127.0.0.1:\(storage.url.port ?? 0)"
+        let find = { _ = try await data.find(ObjectQuery(className: "Post")) }
+
+        storage.answering { _ in (404, #"{"code":101,"error":"Class or object doesn't exists."}"#) }
+        #expect(await Self.refusal(find) == StorageError(code: 101, "Class or object doesn't exists.", status: 404))
+        storage.answering { _ in (400, #"{"code":305,"error":"No effect on updating/deleting a document."}"#) }
+        let conditional = await Self.refusal { try await data.delete(in: "Post", id: "p1", condition: ["n": 1]) }
+        #expect(conditional?.code == 305)
+
+        storage.answering { _ in (502, "<html>Bad Gateway</html>") }
+        let gateway = await Self.refusal(find)
+        #expect(gateway?.code == 1)
+        #expect(gateway?.message == "\(server) answered GET /1.1/classes/Post with HTTP 502 and no LeanStorage answer: <html>Bad Gateway</html>")
+        storage.answering { _ in (200, "[]") }
+        #expect(await Self.refusal(find)?.message.hasPrefix("\(server) answered GET /1.1/classes/Post with HTTP 200") == true)
+        storage.answering { _ in (200, #"{"rows":[]}"#) }
+        #expect(await Self.refusal(find)?.message == #"\#(server) answered a query of Post with {"rows":[]}."#)
+        storage.answering { _ in (201, #"{"createdAt":"2026-01-02T03:04:05.006Z"}"#) }
+        let create = await Self.refusal { _ = try await data.create(in: "Post", body: [:], fetchWhenSave: false) }
+        #expect(create?.code == 1 && create?.message.contains("a create in Post") == true)
+    }
+
+    @Test func aServerThatDoesNotAnswerInTimeOrCannotBeReachedIsAClearError() async throws {
+        let storage = try await FakeLeanStorage.start()
+        defer { Task { await storage.stop() } }
+        storage.delay.withLock { $0 = .seconds(5) }
+        let slow = await Self.refusal { _ = try await Self.data(storage, timeout: .milliseconds(200)).find(ObjectQuery(className: "Post")) }
+        #expect(slow?.code == 124)
+        #expect(slow?.message.contains("LeanStorage at http://127.0.0.1:\(storage.url.port ?? 0) did not answer GET /1.1/classes/Post") == true)
+
+        let nowhere = RemoteAppData(storage: RemoteStorage(url: URL(string: "http://127.0.0.1:1")!, appID: Self.appID, masterKey: Self.masterKey), conversations: FixedConversations())
+        let refused = await Self.refusal { _ = try await nowhere.object(in: "Post", id: "p1", include: [], keys: []) }
+        #expect(refused?.code == 1)
+        #expect(refused?.message.hasPrefix("LeanStorage at http://127.0.0.1:1 cannot be reached (GET /1.1/classes/Post/p1)") == true)
+    }
+
+    @Test func conversationsAreTheIMStoresAndNeverSentToTheServer() async throws {
+        let storage = try await FakeLeanStorage.start()
+        defer { Task { await storage.stop() } }
+        let conversations = FixedConversations()
+        let data = Self.data(storage, conversations: conversations)
+        let found = try await data.find(ObjectQuery(className: "_Conversation", whereDocument: ["m": "alice"], skip: 1, limit: 1, keys: ["name"], count: true))
+        #expect(found.results == [["objectId": "c2", "name": "second"]] && found.count == 2)
+        #expect(conversations.asked == [["m": "alice"]])
+        let one = try await data.object(in: "_Conversation", id: "c1", include: [], keys: [])
+        #expect(one?["name"] == "first")
+
+        let writes: [() async throws -> Void] = [
+            { _ = try await data.create(in: "_Conversation", body: ["name": "x"], fetchWhenSave: false) },
+            { _ = try await data.update(in: "_Conversation", id: "c1", body: ["name": "x"], condition: nil, fetchWhenSave: false) },
+            { try await data.delete(in: "_Conversation", id: "c1", condition: nil) },
+        ]
+        for write in writes { #expect(await Self.refusal(write)?.code == 119) }
+        #expect(await Self.refusal { _ = try await data.scan(in: "_Conversation", where: [:], scanKey: nil, cursor: nil, limit: 10) }?.code == 1)
+        // Names that are not LeanStorage's are refused here, as the local store refuses them.
+        #expect(await Self.refusal { _ = try await data.find(ObjectQuery(className: "Post/../x")) }?.code == 103)
+        #expect(await Self.refusal { _ = try await data.object(in: "Post", id: "p1?keys=x", include: [], keys: []) }?.code == 104)
+        #expect(storage.requests.isEmpty)
+    }
+}
+
+/// Two conversations standing in for the IM store: those with the `where`'s objectId, else both; records the `where`s asked.
+private final class FixedConversations: ConversationObjects {
+    private let wheres = Mutex<[JSONValue]>([])
+    var asked: [JSONValue] { wheres.withLock { $0 } }
+
+    func conversations(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
+        wheres.withLock { $0.append(whereDocument) }
+        let all: [JSONValue] = [
+            ["objectId": "c1", "name": "first", "m": ["alice", "bob"]],
+            ["objectId": "c2", "name": "second", "m": ["alice"]],
+        ]
+        let matching = whereDocument["objectId"].map { id in all.filter { $0["objectId"] == id } } ?? all
+        return Array(matching.dropFirst(skip).prefix(limit))
+    }
+}
