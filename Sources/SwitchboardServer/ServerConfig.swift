@@ -77,6 +77,9 @@ public struct ServerConfig: Sendable, Equatable {
     public var scriptHTTPMaxResponseBytes = 1 << 20
     /// LeanEngine apps answering hooks over HTTP (`hooks.remote`).
     public var remoteEngines: [RemoteEngine] = []
+    /// The LeanStorage server scripts' `AV.Object` and `AV.Query` go to (`hooks.storage`);
+    /// nil for Switchboard's own database.
+    public var hookStorage: RemoteStorage?
     /// The built-in keyword filter; nil when turned off.
     public var keywordFilter: KeywordFilter.Settings? = KeywordFilter.Settings(file: "config/keywords.txt")
     /// The built-in typed-message check; nil when turned off (the default, so that apps
@@ -222,6 +225,7 @@ struct ConfigFile: Decodable {
         var modulePaths: [String]?
         var http: HTTP?
         var remote: [Remote]?
+        var storage: HookStorage?
 
         /// A hook point named in the config under `key`.
         static func point(_ name: String, in key: String) throws -> HookPoint {
@@ -270,6 +274,34 @@ struct ConfigFile: Decodable {
             engine.breakerFailures = breaker?.failures ?? engine.breakerFailures
             if let cooldown = breaker?.cooldownMs { engine.breakerCooldown = .milliseconds(cooldown) }
             return engine
+        }
+    }
+    struct HookStorage: Decodable {
+        var url: String?
+        var appId: String?
+        var masterKey: String?
+        var timeoutMs: Int?
+
+        /// The server, with the app's id there (the server's own `app.id` unless given).
+        func settings(appID: String) throws -> RemoteStorage {
+            guard let text = url, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+                  url.query == nil, url.fragment == nil
+            else {
+                throw ConfigError("hooks.storage.url must be the http(s) address of a LeanStorage server, as LEANCLOUD_API_SERVER gives it, e.g. https://api.example.com")
+            }
+            guard !url.path.split(separator: "/").contains("1.1") else {
+                throw ConfigError("hooks.storage.url is the server's address without /1.1: calls go to {url}/1.1/classes/...")
+            }
+            guard let masterKey, !masterKey.isEmpty else {
+                throw ConfigError("hooks.storage.masterKey is required: scripts read and write that storage with master rights, as on LeanEngine")
+            }
+            guard appId?.isEmpty != true else { throw ConfigError("hooks.storage.appId: the app's id there; leave it out for app.id") }
+            var storage = RemoteStorage(url: url, appID: appId ?? appID, masterKey: masterKey)
+            if let timeoutMs {
+                guard timeoutMs > 0 else { throw ConfigError("hooks.storage.timeoutMs must be positive") }
+                storage.timeout = .milliseconds(timeoutMs)
+            }
+            return storage
         }
     }
     struct HTTP: Decodable {
@@ -419,6 +451,7 @@ struct ConfigFile: Decodable {
         if Set(config.remoteEngines.map(\.name)).count < config.remoteEngines.count {
             throw ConfigError("hooks.remote: two engines have the same name")
         }
+        config.hookStorage = try hooks?.storage.map { try $0.settings(appID: config.appID) } ?? config.hookStorage
         if let allow = hooks?.http?.allow { config.scriptHTTPAllowList = try HostAllowList(allow) }
         if let bytes = hooks?.http?.maxResponseBytes {
             guard bytes > 0 else { throw ConfigError("hooks.http.maxResponseBytes must be positive") }

@@ -153,6 +153,42 @@ import Testing
         #expect(await Self.refusal { _ = try await data.object(in: "Post", id: "p1?keys=x", include: [], keys: []) }?.code == 104)
         #expect(storage.requests.isEmpty)
     }
+
+    @Test func theConfigNamesTheServerAndRefusesWhatCannotWork() throws {
+        let path = TestServer.temporaryDirectory() + "/switchboard.yaml"
+        try """
+            app: { id: the-app }
+            hooks:
+              storage:
+                url: https://api.example.com/
+                masterKey: mk
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try ServerConfig.load(path: path).hookStorage == RemoteStorage(url: URL(string: "https://api.example.com/")!, appID: "the-app", masterKey: "mk"))
+        #expect(ServerConfig().hookStorage == nil)
+        try "hooks:\n  storage: { url: 'http://10.0.0.2:3000/lean', appId: other, masterKey: mk, timeoutMs: 2500 }\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var expected = RemoteStorage(url: URL(string: "http://10.0.0.2:3000/lean")!, appID: "other", masterKey: "mk")
+        expected.timeout = .milliseconds(2500)
+        #expect(try ServerConfig.load(path: path).hookStorage == expected)
+
+        let refusals = [
+            "{ masterKey: mk }": "hooks.storage.url must be the http(s) address of a LeanStorage server",
+            "{ url: 'ftp://api.example.com', masterKey: mk }": "hooks.storage.url must be the http(s) address of a LeanStorage server",
+            "{ url: 'https://api.example.com/1.1', masterKey: mk }": "hooks.storage.url is the server's address without /1.1",
+            "{ url: 'https://api.example.com' }": "hooks.storage.masterKey is required",
+            "{ url: 'https://api.example.com', masterKey: '' }": "hooks.storage.masterKey is required",
+            "{ url: 'https://api.example.com', masterKey: mk, appId: '' }": "hooks.storage.appId: the app's id there",
+            "{ url: 'https://api.example.com', masterKey: mk, timeoutMs: 0 }": "hooks.storage.timeoutMs must be positive",
+        ]
+        for (storage, message) in refusals {
+            try "hooks:\n  storage: \(storage)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(throws: ConfigError.self, "\(storage)") { try ServerConfig.load(path: path) }
+            do {
+                _ = try ServerConfig.load(path: path)
+            } catch let error as ConfigError {
+                #expect(error.description.hasPrefix(message), "\(storage): \(error)")
+            }
+        }
+    }
 }
 
 /// Two conversations standing in for the IM store: those with the `where`'s objectId, else both; records the `where`s asked.
