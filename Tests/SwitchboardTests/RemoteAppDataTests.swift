@@ -90,6 +90,53 @@ import Testing
         #expect(scanQuery == ["scan_key": "-updatedAt", "cursor": "this-page", "limit": "50"])
     }
 
+    /// The whole round: another Switchboard serving LeanStorage's REST API as the external store.
+    @Test func overSwitchboardsOwnStorageAPIEveryCallDoesWhatItDoesLocally() async throws {
+        let server = try await TestServer.start()
+        let data = RemoteAppData(
+            storage: RemoteStorage(url: URL(string: "http://127.0.0.1:\(server.port)/")!, appID: server.config.appID, masterKey: server.config.masterKey),
+            conversations: FixedConversations()
+        )
+        let settings = try #require(try await data.create(in: "Settings", body: ["push": true, "tone": "a+b & c"], fetchWhenSave: false)["objectId"]?.stringValue)
+        let pointer: JSONValue = ["__type": "Pointer", "className": "Settings", "objectId": .string(settings)]
+        let alice = try await data.create(in: "Profile", body: ["name": "alice", "n": 1, "settings": pointer], fetchWhenSave: true)
+        #expect(alice["name"] == "alice" && alice["updatedAt"] != nil)
+        let id = try #require(alice["objectId"]?.stringValue)
+        _ = try await data.create(in: "Profile", body: ["name": "bob", "n": 5], fetchWhenSave: false)
+
+        let read = try #require(try await data.object(in: "Profile", id: id, include: ["settings"], keys: ["name", "settings.tone"]))
+        #expect(read["name"] == "alice" && read["n"] == nil && read["settings"]?["tone"] == "a+b & c" && read["settings"]?["push"] == nil)
+        #expect(try await data.object(in: "Profile", id: "000000000000000000000000", include: [], keys: []) == nil)
+
+        let refused = await Self.refusal { _ = try await data.update(in: "Profile", id: id, body: ["n": 9], condition: ["n": ["$gt": 1]], fetchWhenSave: false) }
+        #expect(refused == StorageError.noEffect)
+        let changed = try await data.update(in: "Profile", id: id, body: ["n": ["__op": "Increment", "amount": 2]], condition: ["n": 1], fetchWhenSave: true)
+        #expect(changed["objectId"] == .string(id) && changed["n"] == 3 && changed["updatedAt"] != nil)
+
+        let found = try await data.find(ObjectQuery(
+            className: "Profile", whereDocument: ["n": ["$gte": 3]], order: "-n", limit: 1, keys: ["name", "settings"], include: ["settings"], count: true
+        ))
+        #expect(found.count == 2 && found.results.map { $0["name"] } == ["bob"])
+        let withSettings = try await data.find(ObjectQuery(className: "Profile", whereDocument: ["settings": ["$exists": true]], include: ["settings"]))
+        #expect(withSettings.results.map { $0["settings"]?["push"] } == [true])
+        #expect(try await data.find(ObjectQuery(className: "Settings", whereDocument: ["tone": "a+b & c"])).results.count == 1)
+
+        var names: [JSONValue?] = []
+        var cursor: String?
+        repeat {
+            let page = try await data.scan(in: "Profile", where: [:], scanKey: "createdAt", cursor: cursor, limit: 1)
+            names += page.results.map { $0["name"] }
+            cursor = page.cursor
+        } while cursor != nil
+        #expect(names == ["alice", "bob"])
+
+        try await data.delete(in: "Profile", id: id, condition: nil)
+        #expect(try await data.object(in: "Profile", id: id, include: [], keys: []) == nil)
+        let badWhere = await Self.refusal { _ = try await data.find(ObjectQuery(className: "Profile", whereDocument: ["n": ["$bogus": 1]])) }
+        #expect(badWhere?.code == 102)
+        try await server.stop()
+    }
+
     @Test func theServersRefusalsKeepTheirCodesAndWhatIsNotLeanStorageIsNamed() async throws {
         let storage = try await FakeLeanStorage.start()
         defer { Task { await storage.stop() } }
