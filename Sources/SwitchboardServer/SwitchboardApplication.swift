@@ -25,7 +25,8 @@ public struct SwitchboardApplication: Sendable {
     let gateway: WebSocketGateway
     let store: any MessageStore
     /// The app's LeanStorage classes, in the same database as the IM store; `_Conversation`
-    /// is read from the core.
+    /// is read from the core. The REST API serves them, and scripts reach them unless
+    /// `hooks.storage` names another server.
     let appData: LocalAppData
     /// What follows a reply: observing hooks, push decisions, pushes.
     let background: WorkQueue
@@ -83,7 +84,9 @@ public struct SwitchboardApplication: Sendable {
             link: nodeLink ?? SingleNode(), logger: logger
         )
         appData = LocalAppData(store: documents, conversations: core.storedConversations)
-        scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ScriptServices(data: appData, http: config.scriptHTTP))
+        var scriptData: any AppData = appData
+        if let storage = config.hookStorage { scriptData = RemoteAppData(storage: storage, conversations: core.storedConversations) }
+        scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ScriptServices(data: scriptData, http: config.scriptHTTP))
         gateway = WebSocketGateway(
             core: core,
             limits: .init(
