@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import SwitchboardCore
 import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJSON
@@ -8,13 +9,16 @@ import SwitchboardStore
 import Testing
 
 @testable import SwitchboardJS
+@testable import SwitchboardServer
 
 /// Hook scripts reading and writing the app's LeanStorage classes through `AV.Object` and
 /// `AV.Query`, as LeanEngine code does: real JavaScriptCore in script hosts, real hook calls
-/// through the pipeline, `LocalAppData` over a real SQLite store.
+/// through the pipeline, `LocalAppData` over a real SQLite store; the first hooks also with
+/// the data on an external LeanStorage (`hooks.storage`).
 @Suite struct AppDataScriptTests {
-    @Test func aBlacklistHookDropsABlockedSendersMessageAndLetsOthersThrough() async throws {
-        let hooks = try await ScriptedHooks(["blacklist.js": """
+    @Test(arguments: AppDataPlace.allCases)
+    func aBlacklistHookDropsABlockedSendersMessageAndLetsOthersThrough(_ place: AppDataPlace) async throws {
+        let hooks = try await ScriptedHooks(on: place, ["blacklist.js": """
             var AV = require('leanengine');
             AV.Cloud.define('_messageReceived', function (request, response) {
               var query = new AV.Query('Blacklist');
@@ -33,10 +37,12 @@ import Testing
         // The hook reads the list as it is now.
         try await hooks.data.delete(in: "Blacklist", id: try #require(row["objectId"]?.stringValue), condition: nil)
         #expect(try await hooks.send("hi again", from: "mallory") == "hi again")
+        try await hooks.stop()
     }
 
-    @Test func aUserLookupIncludesThePointerToItsSettings() async throws {
-        let hooks = try await ScriptedHooks(["nick.js": """
+    @Test(arguments: AppDataPlace.allCases)
+    func aUserLookupIncludesThePointerToItsSettings(_ place: AppDataPlace) async throws {
+        let hooks = try await ScriptedHooks(on: place, ["nick.js": """
             AV.Cloud.onIMMessageReceived(async (request) => {
               const user = await new AV.Query(AV.User).equalTo('username', request.params.fromPeer).include('settings').first();
               if (!user) return {};
@@ -61,10 +67,12 @@ import Testing
         _ = try await hooks.data.create(in: "_User", body: ["username": "alice", "settings": pointer], fetchWhenSave: false)
         #expect(try await hooks.send("hello") == "Ally UserSettings true 2027-01-12T00:00:00.000Z true ally.png https://files.example.com/ally.png alice true// Ally false: hello")
         #expect(try await hooks.send("hello", from: "bob") == "hello")
+        try await hooks.stop()
     }
 
-    @Test func anObjectOneCallSavesALaterCallFinds() async throws {
-        let hooks = try await ScriptedHooks(["mentions.js": """
+    @Test(arguments: AppDataPlace.allCases)
+    func anObjectOneCallSavesALaterCallFinds(_ place: AppDataPlace) async throws {
+        let hooks = try await ScriptedHooks(on: place, ["mentions.js": """
             const Mention = AV.Object.extend('Mention', { summary() { return this.get('from') + ':' + this.get('text'); } });
             const owner = () => AV.Object.createWithoutData('_User', 'u1');
             AV.Cloud.onIMMessageReceived(async (request) => {
@@ -86,6 +94,7 @@ import Testing
         #expect(stored?["at"] == ["__type": "Date", "iso": "2026-01-02T00:00:00.000Z"])
         #expect(stored?["to"] == ["__type": "Pointer", "className": "_User", "objectId": "u1"])
         #expect(stored?["near"] == ["__type": "GeoPoint", "latitude": .double(39.9), "longitude": .double(116.4)])
+        try await hooks.stop()
     }
 
     @Test func concurrentIncrementsAddsAndRemovesAllCount() async throws {
@@ -279,23 +288,48 @@ import Testing
 /// Scripts in a hooks folder of their own, loaded with app data over a fresh SQLite store,
 /// called through the pipeline as the server calls them. Storage calls wait within the
 /// call's budget: by default one that a loaded test machine does not run out of.
+/// Where hooks' app data is: this server's store, or an external LeanStorage, played by
+/// another Switchboard serving LeanStorage's REST API.
+enum AppDataPlace: String, CaseIterable, Sendable {
+    case local
+    case external
+}
+
 private struct ScriptedHooks {
-    let data: LocalAppData
+    /// The hooks' data; tests write through it too, as a backend would.
+    let data: any AppData
     let pipeline: HookPipeline
     let library: ScriptLibrary
+    /// The server keeping external data.
+    private let storageServer: TestServer?
 
     init(
-        workers: Int = 1, budget: Duration = .seconds(20), wrap: (LocalAppData) -> any AppData = { $0 }, _ scripts: [String: String]
+        workers: Int = 1, budget: Duration = .seconds(20), on place: AppDataPlace = .local, wrap: (any AppData) -> any AppData = { $0 },
+        _ scripts: [String: String]
     ) async throws {
         let directory = TestServer.temporaryDirectory()
         for (name, source) in scripts { try source.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
-        data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"), conversations: nil)
+        let store = try SQLiteStore(path: directory + "/data.sqlite")
+        switch place {
+        case .local:
+            data = LocalAppData(store: store, conversations: nil)
+            storageServer = nil
+        case .external:
+            let server = try await TestServer.start()
+            let storage = RemoteStorage(url: URL(string: "http://127.0.0.1:\(server.port)")!, appID: server.config.appID, masterKey: server.config.masterKey)
+            data = RemoteAppData(storage: storage, conversations: StoredConversations(store: store))
+            storageServer = server
+        }
         pipeline = HookPipeline(settings: HookSettings(defaultBudget: budget), logger: Logger(label: "test"))
         library = ScriptLibrary(
             settings: .init(directory: directory, workers: workers), pipeline: pipeline, logger: Logger(label: "test"), services: ScriptServices(data: wrap(data))
         )
         let errors = await library.loadAll()
         guard errors.isEmpty else { throw ScriptedHooksError(description: "scripts did not load: \(errors)") }
+    }
+
+    func stop() async throws {
+        try await storageServer?.stop()
     }
 
     /// The content `_messageReceived` leaves of a message to bob and carol, nil when a hook
@@ -320,7 +354,7 @@ private struct ScriptedHooksError: Error, CustomStringConvertible {
 /// App data that never answers a query (until cancelled), as a remote LeanStorage that
 /// hangs.
 private struct SlowAppData: AppData {
-    let base: LocalAppData
+    let base: any AppData
 
     func create(in className: String, body: [String: JSONValue], fetchWhenSave: Bool) async throws -> JSONValue {
         try await base.create(in: className, body: body, fetchWhenSave: fetchWhenSave)

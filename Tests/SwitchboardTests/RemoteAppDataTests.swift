@@ -1,8 +1,10 @@
 import Foundation
 import Synchronization
 import SwitchboardData
+import SwitchboardJS
 import SwitchboardJSON
 @testable import SwitchboardServer
+import SwitchboardWire
 import Testing
 
 /// `hooks.storage`: scripts' app data on another LeanStorage server, called over real HTTP
@@ -199,6 +201,67 @@ import Testing
         #expect(await Self.refusal { _ = try await data.find(ObjectQuery(className: "Post/../x")) }?.code == 103)
         #expect(await Self.refusal { _ = try await data.object(in: "Post", id: "p1?keys=x", include: [], keys: []) }?.code == 104)
         #expect(storage.requests.isEmpty)
+    }
+
+    /// What a hook gets from `new AV.Query(...).find()` over `data`, as `code message` when it fails.
+    private static func scriptFind(_ className: String, data: any AppData, budget: Duration = .seconds(10)) async throws -> ScriptTrial.Report.Outcome {
+        try await ScriptTrial.run(source: """
+            AV.Cloud.onIMMessageReceived(() => new AV.Query('\(className)').find()
+              .then((found) => ({ content: found.map((o) => o.id).join(',') }), (error) => ({ content: error.code + ' ' + error.message })));
+            """, file: "find.js", hook: "_messageReceived", paramsJSON: "{}", budget: budget, services: ScriptServices(data: data)).outcome
+    }
+
+    @Test func theServersRefusalReachesTheScriptWithItsCode() async throws {
+        let storage = try await FakeLeanStorage.start()
+        defer { Task { await storage.stop() } }
+        storage.answering { _ in (404, #"{"code":101,"error":"Class or object doesn't exists."}"#) }
+        #expect(try await Self.scriptFind("Blacklist", data: Self.data(storage)) == .value(#"{"content":"101 Class or object doesn't exists."}"#))
+        // _Conversation is the IM store's, whatever the server says.
+        #expect(try await Self.scriptFind("_Conversation", data: Self.data(storage)) == .value(#"{"content":"c1,c2"}"#))
+        #expect(storage.requests.map(\.path) == ["/1.1/classes/Blacklist"])
+    }
+
+    /// A hung server costs a hook call its budget, or `timeoutMs` when that is shorter, and
+    /// the script hears of it in time to answer.
+    @Test func aHungServerGivesTheScriptATimeOutInsteadOfHangingIt() async throws {
+        let storage = try await FakeLeanStorage.start()
+        defer { Task { await storage.stop() } }
+        storage.delay.withLock { $0 = .seconds(5) }
+        let budgetFirst = try await Self.scriptFind("Blacklist", data: Self.data(storage), budget: .seconds(2))
+        #expect(budgetFirst == .value(#"{"content":"124 The request timed out: the hook call's budget was spent before find on Blacklist answered."}"#))
+        let timeoutFirst = try await Self.scriptFind("Blacklist", data: Self.data(storage, timeout: .milliseconds(200)))
+        let server = "LeanStorage at http://127.0.0.1:\(storage.url.port ?? 0)"
+        #expect(timeoutFirst == .value(#"{"content":"124 The request timed out: \#(server) did not answer GET /1.1/classes/Blacklist within 0.2 seconds (hooks.storage.timeoutMs)."}"#))
+    }
+
+    /// `hooks.storage` on a running server: its hooks read and write the other server's
+    /// data, while its own REST API keeps serving its own.
+    @Test func aServerWithHooksStorageGivesItsHooksTheOtherServersData() async throws {
+        let storage = try await TestServer.start()
+        let server = try await TestServer.start(scripts: ["blacklist.js": """
+            AV.Cloud.onIMMessageReceived(async (request) => {
+              const blocked = await new AV.Query('Blacklist').equalTo('blocked', request.params.fromPeer).first();
+              if (blocked) return { drop: true, code: 7, detail: 'blocked' };
+              await new AV.Object('Seen', { from: request.params.fromPeer }).save();
+              return {};
+            });
+            """]) { config in
+            config.hookStorage = RemoteStorage(url: URL(string: "http://127.0.0.1:\(storage.port)")!, appID: storage.config.appID, masterKey: storage.config.masterKey)
+        }
+        // The app's backend writes the blacklist where the hooks read it.
+        _ = try await storage.create("Blacklist", ["blocked": "mallory"])
+        let mallory = try await server.login("mallory")
+        let alice = try await server.login("alice")
+        let malloryChat = try await mallory.startConversation(members: ["bob"])
+        let refused = try await mallory.request(.text("hi", cid: malloryChat))
+        #expect(refused.ackMessage.code == 4402 && refused.ackMessage.appCode == 7)
+        let aliceChat = try await alice.startConversation(members: ["bob"])
+        try await alice.sendText("hi", cid: aliceChat)
+        #expect(try await storage.find("Seen", [:]).map { $0["from"] as? String } == ["alice"])
+        #expect(try await server.find("Seen", [:]).isEmpty)
+        #expect(try await server.find("Blacklist", [:]).isEmpty)
+        try await server.stop()
+        try await storage.stop()
     }
 
     @Test func theConfigNamesTheServerAndRefusesWhatCannotWork() throws {
