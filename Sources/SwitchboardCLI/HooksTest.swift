@@ -31,7 +31,7 @@ struct HooksTest: AsyncParsableCommand {
     @Option(help: "A JSON file of app data the hook reads: {\"ClassName\": [row, ...], \"_Conversation\": [row, ...]}, rows as LeanStorage's REST API shows them. Writes go to a scratch copy, thrown away.")
     var data: String?
 
-    @Flag(help: "Read app data and conversations from the config's database, read-only (writes are refused).")
+    @Flag(help: "Read app data and conversations from the config's database (app data from the hooks.storage server when it names one), read-only (writes are refused).")
     var store = false
 
     func run() async throws {

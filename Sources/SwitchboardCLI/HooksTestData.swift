@@ -7,7 +7,7 @@ import SwitchboardServer
 import SwitchboardStore
 
 /// The app data a `hooks test` run reads: rows from a fixtures file, kept in a scratch
-/// database the run may write to and then throws away, or the store of the config,
+/// database the run may write to and then throws away, or what the config's hooks read,
 /// read-only.
 enum HooksTestData {
     /// A fixtures file: `{"ClassName": [row, ...], "_Conversation": [row, ...]}`, rows in
@@ -41,22 +41,25 @@ enum HooksTestData {
         return LocalAppData(store: store, conversations: FixtureConversations(rows: conversations))
     }
 
-    /// The data of the config's database (SQLite or PostgreSQL), read-only.
+    /// The data the config's hooks read, read-only: its database's (SQLite or PostgreSQL),
+    /// or that of the LeanStorage server `hooks.storage` names, with conversations from the
+    /// database.
     static func store(of config: ServerConfig) async throws -> any AppData {
-        let local: LocalAppData
+        let store: any DocumentStore & MessageStore
         if let url = config.postgresURL {
             var logger = Logger(label: "switchboard.hooks-test")
             logger.logLevel = .warning
-            let store = try await PostgresStore(url: url, maxConnections: 2, logger: logger)
-            local = LocalAppData(store: store, conversations: StoredConversations(store: store))
+            store = try await PostgresStore(url: url, maxConnections: 2, logger: logger)
         } else {
             guard FileManager.default.fileExists(atPath: config.databasePath) else {
                 throw HooksTestDataError("no database at \(config.databasePath): start the server once, or give --data")
             }
-            let store = try SQLiteStore(path: config.databasePath)
-            local = LocalAppData(store: store, conversations: StoredConversations(store: store))
+            store = try SQLiteStore(path: config.databasePath)
         }
-        return ReadOnlyAppData(local, reason: "hooks test reads the server's store and never writes to it")
+        let conversations = StoredConversations(store: store)
+        var data: any AppData = LocalAppData(store: store, conversations: conversations)
+        if let external = config.hookStorage { data = RemoteAppData(storage: external, conversations: conversations) }
+        return ReadOnlyAppData(data, reason: "hooks test reads the server's store and never writes to it")
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SwitchboardHooks
 import SwitchboardServer
+import SwitchboardStore
 import Testing
 
 @testable import SwitchboardCLI
@@ -167,19 +168,66 @@ import Testing
             });
             """.write(toFile: folder + "/check.js", atomically: true, encoding: .utf8)
         try "storage: { dataDir: \(folder) }\n".write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
-        func run(_ content: String) throws -> String {
+        func run(_ content: String) async throws -> String {
             try #"{"fromPeer":"mallory","content":"\#(content)"}"#.write(toFile: folder + "/params.json", atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ServerProcess.executable)
-            process.arguments = ["hooks", "test", folder + "/check.js", "--hook", "_messageReceived", "--params", folder + "/params.json", "--store", "-c", folder + "/config.yaml"]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return printed
+            return try await Self.switchboard([
+                "hooks", "test", folder + "/check.js", "--hook", "_messageReceived", "--params", folder + "/params.json", "--store", "-c", folder + "/config.yaml",
+            ]).output
         }
-        #expect(try run("read").contains(#""content":"blocked by bob""#))
-        #expect(try run("write").contains("hooks test reads the server's store and never writes to it"))
+        #expect(try await run("read").contains(#""content":"blocked by bob""#))
+        #expect(try await run("write").contains("hooks test reads the server's store and never writes to it"))
+    }
+
+    /// `hooks test --store` with `hooks.storage`: the hook reads what the server's hooks
+    /// would, the other server's data, and writes nothing there.
+    @Test func hooksTestStoreReadsTheHooksStorageServer() async throws {
+        let storage = try await TestServer.start()
+        _ = try await storage.create("Blacklist", ["owner": "alice", "blocked": "mallory"])
+        let folder = TestServer.temporaryDirectory()
+        _ = try SQLiteStore(path: folder + "/switchboard.sqlite")
+        try """
+            storage: { dataDir: '\(folder)' }
+            hooks:
+              storage: { url: 'http://127.0.0.1:\(storage.port)', appId: \(storage.config.appID), masterKey: \(storage.config.masterKey) }
+            """.write(toFile: folder + "/switchboard.yaml", atomically: true, encoding: .utf8)
+        try """
+            AV.Cloud.onIMMessageReceived(async (request) => {
+              const entry = await new AV.Query('Blacklist').equalTo('blocked', request.params.fromPeer).first();
+              if (entry) return { drop: true, code: 4500, detail: 'blocked by ' + entry.get('owner') };
+              const saved = await new AV.Object('Seen').save({ from: request.params.fromPeer }).then(() => 'saved', (e) => e.code);
+              return { content: saved + ': ' + request.params.content };
+            });
+            """.write(toFile: folder + "/blacklist.js", atomically: true, encoding: .utf8)
+        func run(_ sender: String) async throws -> String {
+            let params = folder + "/\(sender).json"
+            try #"{"fromPeer":"\#(sender)","content":"hi"}"#.write(toFile: params, atomically: true, encoding: .utf8)
+            let (output, status) = try await Self.switchboard([
+                "hooks", "test", folder + "/blacklist.js", "--hook", "_messageReceived", "--params", params, "--store", "--config", folder + "/switchboard.yaml",
+            ])
+            #expect(status == 0, "\(output)")
+            return output
+        }
+        let blocked = try await run("mallory")
+        #expect(blocked.contains(#""detail":"blocked by alice""#), "\(blocked)")
+        let passed = try await run("bob")
+        #expect(passed.contains(#""content":"119: hi""#), "\(passed)")
+        #expect(try await storage.find("Seen", [:]).isEmpty)
+        try await storage.stop()
+    }
+
+    /// What `switchboard` printed when run with `arguments`, and how it exited; waited for
+    /// without holding a thread.
+    private static func switchboard(_ arguments: [String]) async throws -> (output: String, status: Int32) {
+        let output = TestServer.temporaryDirectory() + "/switchboard-\(UUID().uuidString.prefix(8)).out"
+        FileManager.default.createFile(atPath: output, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServerProcess.executable)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return (try String(contentsOfFile: output, encoding: .utf8), status)
     }
 }

@@ -6,23 +6,23 @@ import SwitchboardJSON
 /// own: read from the IM store as `LocalAppData` reads it, never sent to that server, and
 /// written only through the IM API. Names and ids are checked here first, so a script sees
 /// the same refusals as with the local store.
-struct RemoteAppData: AppData {
+public struct RemoteAppData: AppData {
     let client: LeanStorageClient
     let conversations: any ConversationObjects
 
-    init(storage: RemoteStorage, conversations: any ConversationObjects) {
+    public init(storage: RemoteStorage, conversations: any ConversationObjects) {
         client = LeanStorageClient(storage: storage)
         self.conversations = conversations
     }
 
-    func create(in className: String, body: [String: JSONValue], fetchWhenSave: Bool) async throws -> JSONValue {
+    public func create(in className: String, body: [String: JSONValue], fetchWhenSave: Bool) async throws -> JSONValue {
         try ConversationClass.checkWritable(className)
         let answer = try await client.call(.POST, ["classes", className], query: Self.flag(fetchWhenSave), body: .object(body))
         guard answer["objectId"]?.stringValue != nil else { throw client.unexpected("a create in \(className)", answer) }
         return .object(answer)
     }
 
-    func object(in className: String, id: String, include: [String], keys: [String]) async throws -> JSONValue? {
+    public func object(in className: String, id: String, include: [String], keys: [String]) async throws -> JSONValue? {
         try ClassNames.validate(className: className)
         try ClassNames.validate(objectID: id)
         if className == ConversationClass.name {
@@ -33,7 +33,7 @@ struct RemoteAppData: AppData {
         return answer["objectId"] == nil ? nil : .object(answer)
     }
 
-    func update(in className: String, id: String, body: [String: JSONValue], condition: JSONValue?, fetchWhenSave: Bool) async throws -> JSONValue {
+    public func update(in className: String, id: String, body: [String: JSONValue], condition: JSONValue?, fetchWhenSave: Bool) async throws -> JSONValue {
         try ConversationClass.checkWritable(className)
         try ClassNames.validate(objectID: id)
         let query = Self.condition(condition) + Self.flag(fetchWhenSave)
@@ -43,14 +43,14 @@ struct RemoteAppData: AppData {
         return .object(answer)
     }
 
-    func delete(in className: String, id: String, condition: JSONValue?) async throws {
+    public func delete(in className: String, id: String, condition: JSONValue?) async throws {
         try ConversationClass.checkWritable(className)
         try ClassNames.validate(objectID: id)
         _ = try await client.call(.DELETE, ["classes", className, id], query: Self.condition(condition))
     }
 
     /// `_Conversation` has no pointers to include: its `keys` alone apply.
-    func find(_ query: ObjectQuery) async throws -> ObjectQuery.Result {
+    public func find(_ query: ObjectQuery) async throws -> ObjectQuery.Result {
         try ClassNames.validate(className: query.className)
         if query.className == ConversationClass.name {
             var result = try await ConversationClass.find(query, in: conversations)
@@ -67,7 +67,7 @@ struct RemoteAppData: AppData {
         return .init(results: results, count: query.count ? answer["count"]?.int64Value.map { Int(clamping: $0) } : nil)
     }
 
-    func scan(in className: String, where whereDocument: JSONValue, scanKey: String?, cursor: String?, limit: Int) async throws -> (results: [JSONValue], cursor: String?) {
+    public func scan(in className: String, where whereDocument: JSONValue, scanKey: String?, cursor: String?, limit: Int) async throws -> (results: [JSONValue], cursor: String?) {
         try ClassNames.validate(className: className)
         if className == ConversationClass.name { throw ConversationClass.notScanned }
         var parameters = [("where", whereDocument.jsonString)]
