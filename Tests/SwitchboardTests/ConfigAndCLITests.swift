@@ -203,6 +203,8 @@ import Testing
             try #"{"fromPeer":"\#(sender)","content":"hi"}"#.write(toFile: params, atomically: true, encoding: .utf8)
             let (output, status) = try await Self.switchboard([
                 "hooks", "test", folder + "/blacklist.js", "--hook", "_messageReceived", "--params", params, "--store", "--config", folder + "/switchboard.yaml",
+                // Room for loopback round trips while the rest of the suite loads the machine.
+                "--budget-ms", "10000",
             ])
             #expect(status == 0, "\(output)")
             return output

@@ -246,6 +246,8 @@ import Testing
               return {};
             });
             """]) { config in
+            // Room for loopback round trips while the rest of the suite loads the machine.
+            config.hooks.defaultBudget = .seconds(10)
             config.hookStorage = RemoteStorage(url: URL(string: "http://127.0.0.1:\(storage.port)")!, appID: storage.config.appID, masterKey: storage.config.masterKey)
         }
         // The app's backend writes the blacklist where the hooks read it.
