@@ -144,7 +144,7 @@ import Testing
               codes.push(await attempt(note.save(null, { query: new AV.Query('Note').equalTo('n', 1) })));
               return { content: codes.join(', ') };
             });
-            """, file: "codes.js", hook: "_messageReceived", paramsJSON: "{}", budget: .seconds(10), services: ScriptServices(data: data))
+            """, file: "codes.js", hook: "_messageReceived", paramsJSON: "{}", budget: .seconds(30), services: ScriptServices(data: data))
         #expect(report.outcome == .value(#"{"content":"true 103, true 101, true 305, true 101, true 105, true 119, 2 true, ok"}"#))
         // Only the write to _Conversation, which this server cannot do, is logged as refused.
         #expect(report.console.map(\.level) == ["refused"])
