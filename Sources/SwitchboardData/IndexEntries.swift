@@ -1,3 +1,4 @@
+import Foundation
 import SwitchboardJSON
 
 /// The index every app class has: for each top-level field, a key per value it holds
@@ -42,20 +43,31 @@ public enum IndexEntries {
     /// have the same key, and a value without a key never equals one with a key.
     public static func key(for value: JSONValue) -> String? {
         switch value {
-        case .string(let text) where text.utf8.count <= maxKeyBytes:
-            return value.jsonString
+        case .string(let text):
+            let canonical = canonical(text)
+            return canonical.utf8.count <= maxKeyBytes ? JSONValue.string(canonical).jsonString : nil
         case .int, .double, .bool:
             return DocumentFilter.comparable(value).jsonString
         case .object:
-            if value["__type"]?.stringValue == "Pointer" {
+            switch value["__type"]?.stringValue {
+            case "Pointer":
                 guard let className = value["className"]?.stringValue, let id = value["objectId"]?.stringValue else { return nil }
-                return "Pointer:" + className + ":" + id
+                return "Pointer:" + canonical(className) + ":" + canonical(id)
+            case "Date" where value["iso"] != nil:
+                // Keyed as what it compares as: its ISO text, or whatever else its iso holds.
+                return key(for: DocumentFilter.comparable(value))
+            default:
+                return nil
             }
-            let comparable = DocumentFilter.comparable(value)
-            return comparable.stringValue == nil ? nil : key(for: comparable)
         default:
             return nil
         }
+    }
+
+    /// Text in one form (NFC) for all that Swift, and so `DocumentFilter`, finds equal (é
+    /// composed or as e and an accent), where stores compare keys byte by byte.
+    private static func canonical(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
     }
 
     /// The keys a `where` condition on a top-level field pins it to: an equality, `$eq`,
