@@ -86,7 +86,14 @@ extension LocalAppData {
             }
             if streamed != nil { return kept }
         }
-        return kept.sorted { ordering.inOrder($0.json, $1.json) || (!ordering.inOrder($1.json, $0.json) && $0.document.objectID < $1.document.objectID) }
+        // Ties go by object id in the direction of the last key, as the store pages a column:
+        // the same order whichever way the candidates were read.
+        let idsAscending = ordering.keys.last?.ascending ?? true
+        return kept.sorted { a, b in
+            if ordering.inOrder(a.json, b.json) { return true }
+            if ordering.inOrder(b.json, a.json) { return false }
+            return idsAscending ? a.document.objectID < b.document.objectID : a.document.objectID > b.document.objectID
+        }
     }
 
     /// A document that matched, with the JSON it was matched as.

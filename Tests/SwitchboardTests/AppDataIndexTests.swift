@@ -17,5 +17,22 @@ import Testing
         }
     }
 
+    /// Objects made in one millisecond come in one order whether the index or the class was
+    /// read: by object id, in the direction of the sort, as the store pages `createdAt`.
+    @Test(arguments: AppDataStore.available)
+    func tiesComeInOneOrderWhicheverWayTheObjectsWereRead(_ kind: AppDataStore) async throws {
+        try await kind.with { store in
+            let data = LocalAppData(store: store, conversations: nil, now: { 1_767_000_000_000 })
+            for number in 0..<5 { _ = try await data.create(in: "Tie", body: ["g": 1, "n": .int(Int64(number))], fetchWhenSave: false) }
+            for order in ["createdAt", "-createdAt", "-updatedAt"] {
+                let indexed = try await data.find(ObjectQuery(className: "Tie", whereDocument: ["g": 1], order: order))
+                let read = try await data.find(ObjectQuery(className: "Tie", order: order))
+                #expect(indexed.results.map { $0["n"] } == read.results.map { $0["n"] }, "\(order)")
+            }
+            let newestFirst = try await data.find(ObjectQuery(className: "Tie", whereDocument: ["g": 1], order: "-createdAt"))
+            #expect(newestFirst.results.map { $0["n"] } == [4, 3, 2, 1, 0])
+        }
+    }
+
     static func date(_ iso: JSONValue) -> JSONValue { ["__type": "Date", "iso": iso] }
 }
