@@ -4,13 +4,13 @@ import SwitchboardJSON
 import SwitchboardStore
 import Testing
 
-/// LeanStorage's operations and queries (`LocalAppData`) over a real SQLite store.
-@Suite struct AppDataTests {
+/// LeanStorage's operations and queries (`LocalAppData`) over a real SQLite store, or a
+/// real PostgreSQL one when `SWITCHBOARD_TEST_POSTGRES_URL` is set.
+@Suite(.appDataStore) struct AppDataTests {
     let data: LocalAppData
 
     init() throws {
-        let store = try SQLiteStore(path: TestServer.temporaryDirectory() + "/data.sqlite")
-        data = LocalAppData(store: store, conversations: nil)
+        data = LocalAppData(store: try #require(AppDataStore.current), conversations: nil)
     }
 
     private func create(_ className: String, _ body: JSONValue) async throws -> String {

@@ -10,6 +10,10 @@ enum AppDataStore: String, CustomTestStringConvertible, Sendable {
     case sqlite
     case postgres
 
+    /// The store a run's tests use unless they ask for each: PostgreSQL when it is
+    /// configured, as for `TestServer`.
+    static var configured: Self { TestDatabase.usesPostgres ? .postgres : .sqlite }
+
     /// SQLite, and PostgreSQL when it is configured.
     static var available: [Self] { TestDatabase.usesPostgres ? [.sqlite, .postgres] : [.sqlite] }
 
@@ -33,4 +37,23 @@ enum AppDataStore: String, CustomTestStringConvertible, Sendable {
             }
         }
     }
+
+    /// The store of the test running now, under `.appDataStore`.
+    @TaskLocal static var current: (any DocumentStore)?
+}
+
+/// Gives each test of a suite a new store of the configured kind (`AppDataStore.current`),
+/// closed when the test ends.
+struct AppDataStoreTrait: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await AppDataStore.configured.with { store in
+            try await AppDataStore.$current.withValue(store) { try await function() }
+        }
+    }
+}
+
+extension Trait where Self == AppDataStoreTrait {
+    static var appDataStore: Self { AppDataStoreTrait() }
 }
