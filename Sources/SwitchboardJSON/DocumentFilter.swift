@@ -5,7 +5,8 @@
 /// `$eq`, `$ne`, `$in`, `$nin`, `$all`, `$exists`, `$size`, `$gt`, `$gte`, `$lt`, `$lte`,
 /// `$regex` with `$options` (see `LinearRegex`), `$and`, `$or`, and dotted paths into nested
 /// objects. LeanCloud dates
-/// (`{"__type": "Date", "iso": ...}`) compare by their ISO string.
+/// (`{"__type": "Date", "iso": ...}`) compare as moments, by their ISO string in UTC with
+/// milliseconds.
 public struct DocumentFilter: Sendable {
     public struct Unsupported: Error, Sendable, CustomStringConvertible {
         public var description: String
@@ -157,12 +158,29 @@ public struct DocumentFilter: Sendable {
     /// its object's fields too) and numbers one kind, so that they compare as values.
     public static func comparable(_ value: JSONValue) -> JSONValue {
         switch value["__type"]?.stringValue {
-        case "Date": if let iso = value["iso"] { return iso }
+        case "Date": if let iso = value["iso"] { return canonicalDate(iso) }
         case "Pointer":
             return .object(["__type": .string("Pointer"), "className": value["className"] ?? .null, "objectId": value["objectId"] ?? .null])
         default: break
         }
         if case .double(let number) = value, number.rounded() == number, abs(number) < 9e18 { return .int(Int64(number)) }
         return value
+    }
+
+    /// A date's ISO text in LeanCloud's form (UTC, milliseconds: how `createdAt` reads), so
+    /// that dates compare as moments whatever form a client sent (`…05Z`, `…13:04:05+08:00`).
+    private static func canonicalDate(_ iso: JSONValue) -> JSONValue {
+        guard let text = iso.stringValue, !isCanonicalDate(text), let milliseconds = ISODate.milliseconds(from: iso) else { return iso }
+        return .string(ISODate.string(milliseconds: milliseconds))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`: nothing to parse.
+    private static func isCanonicalDate(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 24 else { return false }
+        let separators: [Int: UInt8] = [4: 0x2D, 7: 0x2D, 10: 0x54, 13: 0x3A, 16: 0x3A, 19: 0x2E, 23: 0x5A]
+        return bytes.indices.allSatisfy { index in
+            separators[index].map { bytes[index] == $0 } ?? (0x30...0x39).contains(bytes[index])
+        }
     }
 }
