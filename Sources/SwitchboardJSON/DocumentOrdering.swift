@@ -1,8 +1,9 @@
 import Foundation
 
 /// LeanCloud's sort strings (`order=-updatedAt,name`): comma-separated keys, `-` for
-/// descending, compared as `DocumentFilter` compares values; missing values sort last
-/// either way.
+/// descending, compared as `DocumentFilter` compares values; values of different kinds by
+/// kind, as MongoDB sorted them for LeanStorage (numbers, text and dates, objects and
+/// pointers, arrays, booleans); missing values sort last either way.
 public struct DocumentOrdering: Sendable {
     public let keys: [(name: String, ascending: Bool)]
 
@@ -24,10 +25,32 @@ public struct DocumentOrdering: Sendable {
             case (.null, _): return false
             case (_, .null): return true
             default:
-                guard let order = DocumentFilter.order(a, b), order != 0 else { continue }
+                let order = DocumentFilter.order(a, b) ?? Self.order(ofKinds: a, b)
+                guard order != 0 else { continue }
                 return ascending ? order < 0 : order > 0
             }
         }
         return false
+    }
+
+    /// Values `DocumentFilter.order` does not compare: by kind, then two objects or two
+    /// arrays by their JSON text. Sorting needs every pair in one order: one kind's values
+    /// all before another's.
+    private static func order(ofKinds a: JSONValue, _ b: JSONValue) -> Int {
+        let (left, right) = (rank(a), rank(b))
+        if left != right { return left < right ? -1 : 1 }
+        let (leftText, rightText) = (a.jsonString, b.jsonString)
+        return leftText == rightText ? 0 : (leftText < rightText ? -1 : 1)
+    }
+
+    private static func rank(_ value: JSONValue) -> Int {
+        switch value {
+        case .null: 0
+        case .int, .double: 1
+        case .string: 2
+        case .object: 3
+        case .array: 4
+        case .bool: 5
+        }
     }
 }

@@ -45,4 +45,22 @@ import Testing
         #expect(try await ids(data, "Event", ["at": sameMoment]) == [id])
         #expect(try await ids(data, "Event", ["at": ["$in": [Self.date("2026-01-02T03:04:05.678000Z")]]]) == [id])
     }
+
+    /// A field holding values of several kinds sorts them by kind, as MongoDB did for
+    /// LeanStorage (numbers, text, objects, arrays, booleans), missing values last; the
+    /// order is the same however the objects were made.
+    @Test func mixedKindsSortByKind() async throws {
+        let data = data()
+        let values: [JSONValue] = [3, "b", 1, ["k": 1], true, "a", [1], .double(2.5), false, ["k": 0], [0]]
+        let permutations = [values, values.reversed(), values.indices.map { values[$0 * 7 % values.count] }]
+        for (index, permutation) in permutations.enumerated() {
+            let className = "Mixed\(index)"
+            for value in permutation { _ = try await data.create(in: className, body: ["v": value], fetchWhenSave: false) }
+            _ = try await data.create(in: className, body: ["other": 1], fetchWhenSave: false)
+            let ascending = try await data.find(ObjectQuery(className: className, order: "v")).results.map { $0["v"] ?? .null }
+            #expect(ascending == [1, .double(2.5), 3, "a", "b", ["k": 0], ["k": 1], [0], [1], false, true, .null])
+            let descending = try await data.find(ObjectQuery(className: className, order: "-v")).results.map { $0["v"] ?? .null }
+            #expect(descending == [true, false, [1], [0], ["k": 1], ["k": 0], "b", "a", 3, .double(2.5), 1, .null])
+        }
+    }
 }
