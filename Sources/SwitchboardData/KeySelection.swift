@@ -3,7 +3,7 @@ import SwitchboardJSON
 /// `keys=title,author.nick` or `keys=-body`: which fields of an answer's objects come
 /// back. `objectId`, `createdAt` and `updatedAt` (and a pointer's `__type` and
 /// `className`) always do unless excluded by name; dotted names reach into Object fields
-/// and included pointers.
+/// and included pointers, each of an array's too.
 public struct KeySelection: Sendable {
     private let kept: [[String]]
     private let dropped: [[String]]
@@ -24,6 +24,7 @@ public struct KeySelection: Sendable {
     private static let alwaysKept: Set<String> = ["objectId", "createdAt", "updatedAt", "__type", "className"]
 
     private static func keep(_ paths: [[String]], of value: JSONValue) -> JSONValue {
+        if case .array(let elements) = value { return .array(elements.map { keep(paths, of: $0) }) }
         guard let members = value.objectValue else { return value }
         var result = members.filter { alwaysKept.contains($0.key) }
         for (name, group) in Dictionary(grouping: paths.filter { !$0.isEmpty }, by: { $0[0] }) {
@@ -36,6 +37,7 @@ public struct KeySelection: Sendable {
     }
 
     private static func drop(_ path: ArraySlice<String>, from value: JSONValue) -> JSONValue {
+        if case .array(let elements) = value { return .array(elements.map { drop(path, from: $0) }) }
         guard var members = value.objectValue, let name = path.first else { return value }
         if path.count == 1 {
             members[name] = nil

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SwitchboardData
 import SwitchboardJSON
 import Testing
@@ -61,6 +62,122 @@ import Testing
             #expect(ascending == [1, .double(2.5), 3, "a", "b", ["k": 0], ["k": 1], [0], [1], false, true, .null])
             let descending = try await data.find(ObjectQuery(className: className, order: "-v")).results.map { $0["v"] ?? .null }
             #expect(descending == [true, false, [1], [0], ["k": 1], ["k": 0], "b", "a", 3, .double(2.5), 1, .null])
+        }
+    }
+
+    static func pointer(_ className: String, _ id: String) -> JSONValue { ["__type": "Pointer", "className": .string(className), "objectId": .string(id)] }
+
+    /// Three posts to query, named by title.
+    private func posts(_ data: LocalAppData) async throws {
+        let author: JSONValue = ["__type": "Pointer", "className": "_User", "objectId": "u1", "username": "ann", "createdAt": "2026-01-02T03:04:05.678Z"]
+        let bodies: [[String: JSONValue]] = [
+            ["title": "Hello World", "author": author, "tags": ["a", "b"], "meta": ["lang": "en", "score": 5], "n": 1],
+            ["title": "hello there", "author": Self.pointer("_User", "u2"), "tags": ["b"], "meta": ["lang": "fr", "score": 7], "n": 2],
+            ["title": "a.b (c)", "tags": [], "meta": ["lang": "en"], "n": 3],
+        ]
+        for body in bodies { _ = try await data.create(in: "Post", body: body, fetchWhenSave: false) }
+    }
+
+    private func titles(_ data: LocalAppData, _ parameters: [String: JSONValue]) async throws -> Set<String> {
+        Set(try await data.find(ObjectQuery(className: "Post", parameters: parameters)).results.compactMap { $0["title"]?.stringValue })
+    }
+
+    /// `where` as the SDKs send it (JS `query.js`, PY `query.py`), on pointers stored with
+    /// their object's fields, arrays, Object fields and text.
+    @Test func whereAsTheSDKsSendIt() async throws {
+        let data = data()
+        try await posts(data)
+        let ann = Self.pointer("_User", "u1")
+        let expected: [(JSONValue, Set<String>)] = [
+            (["author": ann], ["Hello World"]),
+            (["author": ["$in": [ann, Self.pointer("_User", "u3")]]], ["Hello World"]),
+            (["author": ["$nin": [ann]]], ["hello there", "a.b (c)"]),
+            (["author": ["$ne": ann]], ["hello there", "a.b (c)"]),
+            (["author": ["$exists": false]], ["a.b (c)"]),
+            (["tags": "b"], ["Hello World", "hello there"]),
+            (["tags": ["a", "b"]], ["Hello World"]),
+            (["tags": ["$ne": "a"]], ["hello there", "a.b (c)"]),
+            (["tags": ["$all": ["b", "a"]]], ["Hello World"]),
+            (["tags": ["$size": 0]], ["a.b (c)"]),
+            (["tags": ["$size": 1]], ["hello there"]),
+            (["title": ["$regex": "\\Qa.b (c)\\E"]], ["a.b (c)"]),
+            (["title": ["$regex": "^\\Qhello\\E", "$options": "i"]], ["Hello World", "hello there"]),
+            (["title": ["$regex": "\\Qworld\\E$", "$options": "i"]], ["Hello World"]),
+            (["title": ["$regex": "a.b"]], ["a.b (c)"]),
+            (["meta.lang": "en"], ["Hello World", "a.b (c)"]),
+            (["meta.score": ["$gt": 5]], ["hello there"]),
+            (["$or": [["n": 1], ["n": 3]], "tags": ["$size": 0]], ["a.b (c)"]),
+            (["$and": [["n": ["$gt": 1]], ["n": ["$lt": 3]]]], ["hello there"]),
+            (#"[{"n":{"$gte":2}},{"meta.lang":"en"}]"#, ["a.b (c)"]),
+        ]
+        for (condition, titles) in expected {
+            #expect(try await self.titles(data, ["where": condition]) == titles, "\(condition.jsonString)")
+        }
+    }
+
+    /// `keys` reach into included pointers held in an array, as into one pointer.
+    @Test func keysReachIntoIncludedPointersInAnArray() async throws {
+        let data = data()
+        var comments: [JSONValue] = []
+        for text in ["one", "two"] {
+            let created = try await data.create(in: "Comment", body: ["text": .string(text), "by": "ann", "secret": 1], fetchWhenSave: false)
+            comments.append(Self.pointer("Comment", try #require(created["objectId"]?.stringValue)))
+        }
+        _ = try await data.create(in: "Post", body: ["title": "t", "body": "long", "comments": .array(comments)], fetchWhenSave: false)
+        let kept = try #require(try await data.find(ObjectQuery(className: "Post", keys: ["title", "comments.text"], include: ["comments"])).results.first)
+        let keptComments = kept["comments"]?.arrayValue ?? []
+        #expect(keptComments.map { $0["text"] } == ["one", "two"] && kept["body"] == nil)
+        #expect(keptComments.allSatisfy { Set($0.objectValue?.keys ?? [:].keys) == ["__type", "className", "objectId", "createdAt", "updatedAt", "text"] })
+        let dropped = try #require(try await data.find(ObjectQuery(className: "Post", keys: ["-comments.secret"], include: ["comments"])).results.first)
+        #expect(dropped["body"] == "long" && dropped["comments"]?.arrayValue?.allSatisfy { $0["secret"] == nil && $0["by"] == "ann" } == true)
+    }
+
+    /// An update whose operation fails part-way changes nothing: not the fields the body
+    /// changed before it, not the index.
+    @Test func anUpdateThatFailsPartWayChangesNothing() async throws {
+        let data = data()
+        let id = try #require(try await data.create(in: "Account", body: ["a": 1, "name": "x", "tags": ["t"]], fetchWhenSave: false)["objectId"]?.stringValue)
+        let before = try await data.object(in: "Account", id: id, include: [], keys: [])
+        let bodies: [[String: JSONValue]] = [
+            ["a": 2, "b": 5, "name": ["__op": "Increment", "amount": 1]],
+            ["a": 2, "tags": ["__op": "Add", "objects": ["u"]], "zz": ["__op": "AddUnique", "objects": 1]],
+            ["a": ["__op": "Increment", "amount": 1], "name.inner": 1],
+            ["a": 2, "tags": ["__op": "Remove", "objects": ["t"]], "z": ["__op": "BitOr", "value": .double(1.5)]],
+        ]
+        for body in bodies {
+            await #expect(throws: StorageError.self) { try await data.update(in: "Account", id: id, body: body, condition: nil, fetchWhenSave: false) }
+            #expect(try await data.object(in: "Account", id: id, include: [], keys: []) == before)
+            for changed: JSONValue in [["a": 2], ["b": 5], ["tags": "u"]] {
+                #expect(try await ids(data, "Account", changed).isEmpty, "\(changed.jsonString)")
+            }
+            #expect(try await ids(data, "Account", ["a": 1]) == [id])
+            #expect(try await ids(data, "Account", ["tags": "t"]) == [id])
+        }
+    }
+
+    /// More objects than the store reads at a time (500): pages by skip and limit in
+    /// createdAt order both ways, three objects to a millisecond, whether the index or the
+    /// class is read; a sort by a field; the count.
+    @Test func pagesPastWhatTheStoreReadsAtATime() async throws {
+        let tick = Atomic<Int64>(0)
+        let data = data(at: { Self.moment + tick.add(1, ordering: .relaxed).oldValue / 3 })
+        var ids: [String] = []
+        for number in 0..<1203 {
+            ids.append(try #require(try await data.create(in: "Page", body: ["g": 1, "n": .int(Int64(number))], fetchWhenSave: false)["objectId"]?.stringValue))
+        }
+        let newestFirst = Array(ids.reversed())
+        for whereDocument: JSONValue in [[:], ["g": 1], ["$or": [["g": 1]]]] {
+            func page(_ order: String?, skip: Int, limit: Int) async throws -> [String] {
+                try await data.find(ObjectQuery(className: "Page", whereDocument: whereDocument, order: order, skip: skip, limit: limit)).results.compactMap { $0["objectId"]?.stringValue }
+            }
+            let condition = whereDocument.jsonString
+            #expect(try await page("createdAt", skip: 600, limit: 100) == Array(ids[600..<700]), "\(condition)")
+            #expect(try await page(nil, skip: 1100, limit: 1000) == Array(ids[1100...]), "\(condition)")
+            #expect(try await page("-createdAt", skip: 1000, limit: 150) == Array(newestFirst[1000..<1150]), "\(condition)")
+            #expect(try await page("-createdAt", skip: 0, limit: 1000) == Array(newestFirst[0..<1000]), "\(condition)")
+            #expect(try await page("-n", skip: 500, limit: 3) == Array(newestFirst[500..<503]), "\(condition)")
+            let counted = try await data.find(ObjectQuery(className: "Page", whereDocument: whereDocument, limit: 0, count: true))
+            #expect(counted.count == 1203 && counted.results.isEmpty, "\(condition)")
         }
     }
 }
