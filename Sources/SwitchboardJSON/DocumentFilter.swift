@@ -65,6 +65,10 @@ public struct DocumentFilter: Sendable {
                 for name in operators.keys where !fieldOperators.contains(name) {
                     throw Unsupported(description: "unsupported operator \(name)")
                 }
+                for name in ["$in", "$nin", "$all"] where operators[name].map({ $0.arrayValue == nil }) == true {
+                    throw Unsupported(description: "\(name) takes an array")
+                }
+                if let size = operators["$size"], size.int64Value == nil { throw Unsupported(description: "$size takes a whole number") }
                 guard let regex = operators["$regex"] else { continue }
                 guard let pattern = regex.stringValue, let key = regexKey(operators) else { throw Unsupported(description: "$regex takes a string") }
                 do {
@@ -110,7 +114,8 @@ public struct DocumentFilter: Sendable {
             case "$ne": !Self.equals(field, operand)
             case "$in": (operand.arrayValue ?? []).contains { Self.equals(field, $0) }
             case "$nin": !(operand.arrayValue ?? []).contains { Self.equals(field, $0) }
-            case "$all": (operand.arrayValue ?? []).allSatisfy { Self.equals(field, $0) }
+            // Of nothing, nothing (as MongoDB has it).
+            case "$all": operand.arrayValue.map { !$0.isEmpty && $0.allSatisfy { Self.equals(field, $0) } } ?? false
             case "$exists": (field != nil && field != .null) == (operand.boolValue ?? true)
             case "$size": field?.arrayValue?.count == operand.int64Value.map(Int.init)
             case "$gt": Self.compare(field, operand).map { $0 > 0 } ?? false

@@ -115,6 +115,22 @@ import Testing
         }
     }
 
+    /// `$all` of nothing matches nothing, as in MongoDB; a `$size` that is not a whole
+    /// number, or an `$in`, `$nin` or `$all` that is not an array, is refused (102) rather
+    /// than matching everything or nothing.
+    @Test func anEmptyAllMatchesNothingAndABadSizeIsRefused() async throws {
+        let data = data()
+        try await posts(data)
+        #expect(try await titles(data, ["where": ["tags": ["$all": []]]]).isEmpty)
+        #expect(try await titles(data, ["where": ["nothere": ["$all": []]]]).isEmpty)
+        let refused: [JSONValue] = [["$size": "1"], ["$size": .double(1.5)], ["$size": .null], ["$in": "a"], ["$nin": 1], ["$all": "a"]]
+        for condition in refused {
+            await #expect(throws: StorageError.self, "\(condition.jsonString)") {
+                try await data.find(ObjectQuery(className: "Post", whereDocument: ["title": condition]))
+            }
+        }
+    }
+
     /// `keys` reach into included pointers held in an array, as into one pointer.
     @Test func keysReachIntoIncludedPointersInAnArray() async throws {
         let data = data()
