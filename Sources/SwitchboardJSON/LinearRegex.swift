@@ -1,5 +1,5 @@
 /// A regular expression as LeanCloud's queries send them (`$regex` with `$options` `i`, `m`,
-/// `s`), matched without backtracking: every position of the text is looked at once with
+/// `s`, `x`), matched without backtracking: every position of the text is looked at once with
 /// all the pattern's states at a time (a Thompson NFA), so no pattern a client sends can
 /// make a query slow. Supported: literals, `.`, `[...]` sets with ranges and negation, `\d \w
 /// \s` and their negations, escapes, `\Q...\E` quoting (the SDK's `contains`, `startsWith`,
@@ -19,13 +19,13 @@ public struct LinearRegex: Sendable {
     private let dotAll: Bool
 
     public init(_ pattern: String, options: String = "") throws(Unsupported) {
-        for option in options where !"imsu".contains(option) {
+        for option in options where !"imsux".contains(option) {
             throw Unsupported(description: "unsupported regular expression option \(option)")
         }
         ignoreCase = options.contains("i")
         multiline = options.contains("m")
         dotAll = options.contains("s")
-        var parser = Parser(Array(pattern.unicodeScalars))
+        var parser = Parser(Array(pattern.unicodeScalars), extended: options.contains("x"))
         let node = try parser.parse()
         var program: [Instruction] = []
         try Self.compile(node, into: &program)
@@ -175,10 +175,26 @@ public struct LinearRegex: Sendable {
 
     fileprivate struct Parser {
         let pattern: [Unicode.Scalar]
+        /// `x`: blanks, and `#` to the end of the line, are not part of the pattern outside
+        /// `[...]` and `\Q...\E`.
+        let extended: Bool
         var index = 0
 
-        init(_ pattern: [Unicode.Scalar]) {
+        init(_ pattern: [Unicode.Scalar], extended: Bool) {
             self.pattern = pattern
+            self.extended = extended
+        }
+
+        private mutating func skipIgnored() {
+            while extended, let scalar = peek {
+                if scalar.properties.isWhitespace {
+                    index += 1
+                } else if scalar == "#" {
+                    while let skipped = peek, skipped != "\n" { index += 1 }
+                } else {
+                    return
+                }
+            }
         }
 
         mutating func parse() throws(Unsupported) -> Node {
@@ -200,7 +216,9 @@ public struct LinearRegex: Sendable {
 
         private mutating func sequence() throws(Unsupported) -> Node {
             var parts: [Node] = []
-            while let scalar = peek, scalar != "|", scalar != ")" {
+            while true {
+                skipIgnored()
+                guard let scalar = peek, scalar != "|", scalar != ")" else { break }
                 if scalar == "\\", index + 1 < pattern.count, pattern[index + 1] == "Q" {
                     index += 2
                     parts += quoted().map { .atom(Atom(kind: .scalar($0))) }
@@ -256,6 +274,7 @@ public struct LinearRegex: Sendable {
         }
 
         private mutating func quantifier() throws(Unsupported) -> (min: Int, max: Int?)? {
+            skipIgnored()
             guard let scalar = peek else { return nil }
             var bounds: (min: Int, max: Int?)
             switch scalar {

@@ -131,6 +131,15 @@ import Testing
         }
     }
 
+    /// `$options` takes `x` (D-rest's table: i, m, x, s): blanks and `#` comments in the
+    /// pattern are left out.
+    @Test func aRegexWithExtendedSyntax() async throws {
+        let data = data()
+        try await posts(data)
+        #expect(try await titles(data, ["where": ["title": ["$regex": "hello \\s+  # a greeting\n there", "$options": "ix"]]]) == ["hello there"])
+        #expect(try await titles(data, ["where": ["title": ["$regex": "^a [.] b \\ ", "$options": "x"]]]) == ["a.b (c)"])
+    }
+
     /// `keys` reach into included pointers held in an array, as into one pointer.
     @Test func keysReachIntoIncludedPointersInAnArray() async throws {
         let data = data()

@@ -28,6 +28,12 @@ import Testing
         ("ÉTÉ", "i", "un été", true),
         ("colou?r", "", "color", true),
         ("x*", "", "", true),
+        // x: blanks and # comments are not part of the pattern, except escaped or in a set.
+        ("a b  # then c\n c +$", "x", "abccc", true),
+        ("a b", "", "ab", false),
+        (#"a\ b [ ]c"#, "x", "a b c", true),
+        (#"\Qa b\E"#, "x", "a b", true),
+        ("( a | b ) {2}", "x", "ba", true),
     ])
     func patterns(_ pattern: String, _ options: String, _ text: String, _ expected: Bool) throws {
         #expect(try LinearRegex(pattern, options: options).matches(text) == expected)
