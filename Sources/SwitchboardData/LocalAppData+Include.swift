@@ -15,8 +15,10 @@ extension LocalAppData {
         var targets: [String: JSONValue] = [:]
         for (className, ids) in wanted.sorted(by: { $0.key < $1.key }) {
             var found: [JSONValue] = []
-            for start in stride(from: 0, to: ids.count, by: ObjectQuery.maxLimit) {
-                let chunk = Array(ids[start..<min(start + ObjectQuery.maxLimit, ids.count)])
+            // The IM store's filter takes fewer values in one `where` than app classes' do.
+            let chunkSize = className == ConversationClass.name ? DocumentFilter.maxTerms : ObjectQuery.maxLimit
+            for start in stride(from: 0, to: ids.count, by: chunkSize) {
+                let chunk = Array(ids[start..<min(start + chunkSize, ids.count)])
                 let query = ObjectQuery(className: className, whereDocument: ["objectId": ["$in": .strings(chunk)]], limit: ObjectQuery.maxLimit)
                 found += try await find(query).results
             }

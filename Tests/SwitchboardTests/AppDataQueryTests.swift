@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SwitchboardCore
 import SwitchboardData
 import SwitchboardJSON
 import Testing
@@ -204,5 +205,24 @@ import Testing
             let counted = try await data.find(ObjectQuery(className: "Page", whereDocument: whereDocument, limit: 0, count: true))
             #expect(counted.count == 1203 && counted.results.isEmpty, "\(condition)")
         }
+    }
+
+    /// `_Conversation` pointers expand under include however many there are (the IM
+    /// store's filter takes at most 200 values in one `where`).
+    @Test func includeExpandsManyConversations() async throws {
+        let messages = try #require(store as? any MessageStore)
+        let data = LocalAppData(store: store, conversations: StoredConversations(store: messages))
+        for number in 0..<250 {
+            let id = String(format: "%024x", number + 1)
+            try await messages.createConversation(Conversation(
+                id: id, kind: .normal, name: "room \(number)", creator: "alice", members: ["alice"], attributes: [:], uniqueKey: nil,
+                createdAt: Self.moment, updatedAt: Self.moment
+            ))
+            _ = try await data.create(in: "Room", body: ["n": .int(Int64(number)), "conversation": Self.pointer("_Conversation", id)], fetchWhenSave: false)
+        }
+        let rooms = try await data.find(ObjectQuery(className: "Room", order: "n", limit: 1000, include: ["conversation"])).results
+        #expect(rooms.count == 250)
+        #expect(rooms.map { $0["conversation"]?["name"] } == (0..<250).map { .string("room \($0)") })
+        #expect(rooms.allSatisfy { $0["conversation"]?["__type"] == "Pointer" && $0["conversation"]?["createdAt"] != nil })
     }
 }
