@@ -4,9 +4,8 @@
 /// Supported: implicit equality (an array field matches when it contains the value),
 /// `$eq`, `$ne`, `$in`, `$nin`, `$all`, `$exists`, `$size`, `$gt`, `$gte`, `$lt`, `$lte`,
 /// `$regex` with `$options` (see `LinearRegex`), `$and`, `$or`, and dotted paths into nested
-/// objects. LeanCloud dates
-/// (`{"__type": "Date", "iso": ...}`) compare as moments, by their ISO string in UTC with
-/// milliseconds.
+/// objects and arrays of them. LeanCloud dates (`{"__type": "Date", "iso": ...}`) compare
+/// as moments, by their ISO string in UTC with milliseconds.
 public struct DocumentFilter: Sendable {
     public struct Unsupported: Error, Sendable, CustomStringConvertible {
         public var description: String
@@ -90,12 +89,29 @@ public struct DocumentFilter: Sendable {
         }
     }
 
-    private static func value(at path: String, in object: JSONValue) -> JSONValue? {
-        var current: JSONValue? = object
-        for component in path.split(separator: ".") {
-            current = current?[String(component)]
+    /// The value at a dotted path: through objects, and through an array to one element by
+    /// its index (`items.0`) or into each of its objects (`items.sku`: the items' skus, as
+    /// an array, which equals each of them, as in MongoDB).
+    static func value(at path: String, in object: JSONValue) -> JSONValue? {
+        value(at: path.split(separator: ".")[...], in: object)
+    }
+
+    private static func value(at path: ArraySlice<Substring>, in value: JSONValue?) -> JSONValue? {
+        guard let value, let component = path.first else { return value }
+        switch value {
+        case .object(let members):
+            return Self.value(at: path.dropFirst(), in: members[String(component)])
+        case .array(let elements):
+            if let index = Int(component) { return elements.indices.contains(index) ? Self.value(at: path.dropFirst(), in: elements[index]) : nil }
+            var found: [JSONValue] = []
+            for element in elements where element.objectValue != nil {
+                guard let reached = Self.value(at: path, in: element) else { continue }
+                found += reached.arrayValue ?? [reached]
+            }
+            return found.isEmpty ? nil : .array(found)
+        default:
+            return nil
         }
-        return current
     }
 
     private func fieldMatches(_ field: JSONValue?, _ condition: JSONValue) -> Bool {
@@ -118,10 +134,10 @@ public struct DocumentFilter: Sendable {
             case "$all": operand.arrayValue.map { !$0.isEmpty && $0.allSatisfy { Self.equals(field, $0) } } ?? false
             case "$exists": (field != nil && field != .null) == (operand.boolValue ?? true)
             case "$size": field?.arrayValue?.count == operand.int64Value.map(Int.init)
-            case "$gt": Self.compare(field, operand).map { $0 > 0 } ?? false
-            case "$gte": Self.compare(field, operand).map { $0 >= 0 } ?? false
-            case "$lt": Self.compare(field, operand).map { $0 < 0 } ?? false
-            case "$lte": Self.compare(field, operand).map { $0 <= 0 } ?? false
+            case "$gt": Self.compares(field, operand) { $0 > 0 }
+            case "$gte": Self.compares(field, operand) { $0 >= 0 }
+            case "$lt": Self.compares(field, operand) { $0 < 0 }
+            case "$lte": Self.compares(field, operand) { $0 <= 0 }
             default: false
             }
         }
@@ -136,9 +152,14 @@ public struct DocumentFilter: Sendable {
         return comparable(field) == comparable(value)
     }
 
-    private static func compare(_ field: JSONValue?, _ value: JSONValue) -> Int? {
-        guard let field else { return nil }
-        return order(comparable(field), comparable(value))
+    /// Whether the field compares with `value` as `test` wants; an array field when one of
+    /// its elements does, as MongoDB has it.
+    private static func compares(_ field: JSONValue?, _ value: JSONValue, _ test: (Int) -> Bool) -> Bool {
+        guard let field else { return false }
+        if case .array(let elements) = field, value.arrayValue == nil {
+            return elements.contains { order(comparable($0), comparable(value)).map(test) ?? false }
+        }
+        return order(comparable(field), comparable(value)).map(test) ?? false
     }
 
     /// Orders two values of the same kind; nil when they cannot be compared.

@@ -1,9 +1,10 @@
 import Foundation
 
-/// LeanCloud's sort strings (`order=-updatedAt,name`): comma-separated keys, `-` for
-/// descending, compared as `DocumentFilter` compares values; values of different kinds by
-/// kind, as MongoDB sorted them for LeanStorage (numbers, text and dates, objects and
-/// pointers, arrays, booleans); missing values sort last either way.
+/// LeanCloud's sort strings (`order=-updatedAt,name`): comma-separated keys (dotted ones
+/// reach into objects, as in `where`), `-` for descending, compared as `DocumentFilter`
+/// compares values; values of different kinds by kind, as MongoDB sorted them for
+/// LeanStorage (numbers, text and dates, objects and pointers, arrays, booleans); missing
+/// values sort last either way.
 public struct DocumentOrdering: Sendable {
     public let keys: [(name: String, ascending: Bool)]
 
@@ -18,8 +19,8 @@ public struct DocumentOrdering: Sendable {
     /// True when `lhs` sorts before `rhs`.
     public func inOrder(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         for (key, ascending) in keys {
-            let a = lhs[key].map(DocumentFilter.comparable) ?? .null
-            let b = rhs[key].map(DocumentFilter.comparable) ?? .null
+            let a = DocumentFilter.value(at: key, in: lhs).map(DocumentFilter.comparable) ?? .null
+            let b = DocumentFilter.value(at: key, in: rhs).map(DocumentFilter.comparable) ?? .null
             switch (a, b) {
             case (.null, .null): continue
             case (.null, _): return false

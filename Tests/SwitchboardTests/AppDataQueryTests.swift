@@ -225,4 +225,28 @@ import Testing
         #expect(rooms.map { $0["conversation"]?["name"] } == (0..<250).map { .string("room \($0)") })
         #expect(rooms.allSatisfy { $0["conversation"]?["__type"] == "Pointer" && $0["conversation"]?["createdAt"] != nil })
     }
+
+    /// Dotted keys reach into Object fields, and through arrays of objects into each (as
+    /// MongoDB's did), in `where` and in `order`; a range on an array, into its elements.
+    @Test func dottedKeysReachIntoObjectsInWhereAndOrder() async throws {
+        let data = data()
+        let bodies: [[String: JSONValue]] = [
+            ["title": "x", "meta": ["score": 5], "items": [["sku": "a", "n": 1], ["sku": "b", "n": 2]]],
+            ["title": "y", "meta": ["score": 7], "items": [["sku": "c"]]],
+            ["title": "z", "meta": ["score": 6]],
+        ]
+        for body in bodies { _ = try await data.create(in: "Order", body: body, fetchWhenSave: false) }
+        func titles(_ whereDocument: JSONValue, order: String? = nil) async throws -> [String] {
+            try await data.find(ObjectQuery(className: "Order", whereDocument: whereDocument, order: order)).results.compactMap { $0["title"]?.stringValue }
+        }
+        #expect(try await titles(["items.sku": "b"]) == ["x"])
+        #expect(try await titles(["items.sku": ["$in": ["c", "d"]]]) == ["y"])
+        #expect(try await titles(["items.n": ["$gt": 1]]) == ["x"])
+        // A range on an array matches when one of its elements is in it.
+        #expect(try await titles(["items.n": ["$lt": 2, "$gt": 0]]) == ["x"])
+        #expect(try await titles(["items.sku": ["$exists": false]]) == ["z"])
+        #expect(try await titles(["items.0.sku": "a"]) == ["x"])
+        #expect(try await titles([:], order: "meta.score") == ["x", "z", "y"])
+        #expect(try await titles([:], order: "-meta.score") == ["y", "z", "x"])
+    }
 }
