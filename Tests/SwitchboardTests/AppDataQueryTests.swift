@@ -205,6 +205,9 @@ import Testing
             let counted = try await data.find(ObjectQuery(className: "Page", whereDocument: whereDocument, limit: 0, count: true))
             #expect(counted.count == 1203 && counted.results.isEmpty, "\(condition)")
         }
+        // As the REST API reads them: a limit past 1000 gives 1000, a skip below 0 none.
+        let most = try await data.find(ObjectQuery(className: "Page", parameters: ["limit": "5000", "skip": "-3", "count": "1"]))
+        #expect(most.results.compactMap { $0["objectId"]?.stringValue } == Array(ids[0..<1000]) && most.count == 1203)
     }
 
     /// `_Conversation` pointers expand under include however many there are (the IM
