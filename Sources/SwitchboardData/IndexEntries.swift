@@ -71,16 +71,16 @@ public enum IndexEntries {
     }
 
     /// The keys a `where` condition on a top-level field pins it to: an equality, `$eq`,
-    /// `$in` (any of), or `$all` (its first value); nil when the condition does not pin
-    /// the field to keyed values.
+    /// `$in` (any of), or `$all` (its first value); none for an `$in` or `$all` of nothing,
+    /// which matches nothing; nil when the condition does not pin the field to keyed values.
     public static func lookupKeys(for condition: JSONValue) -> [String]? {
         if let operators = condition.objectValue, operators.keys.contains(where: { $0.hasPrefix("$") }) {
             if let value = operators["$eq"] { return key(for: value).map { [$0] } }
             if let values = operators["$in"]?.arrayValue {
                 let keys = values.compactMap(key(for:))
-                return keys.count == values.count && !keys.isEmpty ? keys : nil
+                return keys.count == values.count ? keys : nil
             }
-            if let first = operators["$all"]?.arrayValue?.first { return key(for: first).map { [$0] } }
+            if let values = operators["$all"]?.arrayValue { return values.first.map { key(for: $0).map { [$0] } } ?? [] }
             return nil
         }
         return key(for: condition).map { [$0] }

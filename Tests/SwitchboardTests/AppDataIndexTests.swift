@@ -145,6 +145,7 @@ import Testing
                 ]
             }
         }
+        conditions += ["a", "b", "c", "objectId"].flatMap { field -> [JSONValue] in [[field: ["$in": []]], [field: ["$all": []]]] }
         conditions += [
             ["objectId": .string(ids[3])], ["objectId": ["$in": [.string(ids[5]), .string(ids[8]), "nothere"]]],
             ["objectId": ["$all": [.string(ids[9])]]], ["objectId": .string(ids[4]), "a": ["$exists": true]],

@@ -252,4 +252,29 @@ import Testing
         #expect(try await titles([:], order: "meta.score") == ["x", "z", "y"])
         #expect(try await titles([:], order: "-meta.score") == ["y", "z", "x"])
     }
+
+    /// A list of nothing to be in (`$in: []`, what `containedIn` with an empty list or an
+    /// `$inQuery` that finds nothing sends) or to hold all of (`$all: []`) matches nothing
+    /// without reading the class, which in a large one was refused with 124.
+    @Test func anEmptyListMatchesNothingWithoutReadingTheClass() async throws {
+        let counter = ClassReadCounter(store)
+        let data = LocalAppData(store: counter, conversations: nil)
+        for number in 0..<3 { _ = try await data.create(in: "Entry", body: ["owner": .string("u\(number)"), "tags": ["a"]], fetchWhenSave: false) }
+        let conditions: [JSONValue] = [
+            ["owner": ["$in": []]], ["objectId": ["$in": []]], ["tags": ["$all": []]],
+            ["owner": ["$inQuery": ["className": "Entry", "where": ["owner": "nobody"]]]],
+            ["owner": ["$select": ["query": ["className": "Entry", "where": ["owner": "nobody"]], "key": "owner"]]],
+        ]
+        for condition in conditions {
+            let before = counter.classPagesRead
+            #expect(try await ids(data, "Entry", condition).isEmpty, "\(condition.jsonString)")
+            #expect(counter.classPagesRead == before, "\(condition.jsonString)")
+        }
+        // Pinned to a value, the same: the index answers; a range reads the class.
+        let before = counter.classPagesRead
+        #expect(try await ids(data, "Entry", ["owner": ["$in": ["u1"]]]).count == 1)
+        #expect(counter.classPagesRead == before)
+        #expect(try await ids(data, "Entry", ["owner": ["$gt": "u1"]]).count == 1)
+        #expect(counter.classPagesRead == before + 1)
+    }
 }
