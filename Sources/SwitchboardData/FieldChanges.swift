@@ -58,7 +58,9 @@ struct FieldChanges: Sendable {
             guard let amount = change["amount"], amount.isNumber else { throw .incorrectType("\(operation) of \(key) needs a numeric amount") }
             let base = current ?? .int(0)
             guard base.isNumber else { throw .incorrectType("\(key) is not a number") }
-            return base.adding(operation == "Decrement" ? amount.negated : amount)
+            let sum = base.adding(operation == "Decrement" ? amount.negated : amount)
+            if case .double(let value) = sum, !value.isFinite { throw .incorrectType("\(operation) of \(key) goes past the largest number JSON holds") }
+            return sum
         case "Add", "AddUnique", "Remove":
             guard let objects = change["objects"]?.arrayValue else { throw .malformed("\(operation) of \(key) needs an objects array") }
             let list: [JSONValue]

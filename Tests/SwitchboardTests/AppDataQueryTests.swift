@@ -162,13 +162,15 @@ import Testing
     /// changed before it, not the index.
     @Test func anUpdateThatFailsPartWayChangesNothing() async throws {
         let data = data()
-        let id = try #require(try await data.create(in: "Account", body: ["a": 1, "name": "x", "tags": ["t"]], fetchWhenSave: false)["objectId"]?.stringValue)
+        let id = try #require(try await data.create(in: "Account", body: ["a": 1, "name": "x", "tags": ["t"], "big": .double(1e308)], fetchWhenSave: false)["objectId"]?.stringValue)
         let before = try await data.object(in: "Account", id: id, include: [], keys: [])
         let bodies: [[String: JSONValue]] = [
             ["a": 2, "b": 5, "name": ["__op": "Increment", "amount": 1]],
             ["a": 2, "tags": ["__op": "Add", "objects": ["u"]], "zz": ["__op": "AddUnique", "objects": 1]],
             ["a": ["__op": "Increment", "amount": 1], "name.inner": 1],
             ["a": 2, "tags": ["__op": "Remove", "objects": ["t"]], "z": ["__op": "BitOr", "value": .double(1.5)]],
+            // Past the largest number JSON holds (it was kept as null).
+            ["a": 2, "big": ["__op": "Increment", "amount": .double(1e308)]],
         ]
         for body in bodies {
             await #expect(throws: StorageError.self) { try await data.update(in: "Account", id: id, body: body, condition: nil, fetchWhenSave: false) }
