@@ -76,12 +76,14 @@ extension LocalAppData {
         case .scan:
             let streamed = Self.storeOrder(for: ordering)
             let order = streamed ?? DocumentOrder(.createdAt)
-            var position: DocumentOrder.Position?
+            // Only the times the `where` allows are read (`createdAt` from a date on).
+            let bounds = TimeBounds(whereDocument, column: order.column)
+            var position = bounds.start(in: order)
             while true {
                 let page = try await store.documents(in: className, order: order, after: position, limit: Self.pageSize)
                 try consider(page)
                 if streamed != nil, let stopAfter, kept.count >= stopAfter { return kept }
-                guard page.count == Self.pageSize, let last = page.last else { break }
+                guard page.count == Self.pageSize, let last = page.last, !bounds.isPast(last, in: order) else { break }
                 position = .init(after: last, in: order)
             }
             if streamed != nil { return kept }

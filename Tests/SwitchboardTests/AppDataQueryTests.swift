@@ -279,4 +279,35 @@ import Testing
         #expect(try await ids(data, "Entry", ["owner": ["$gt": "u1"]]).count == 1)
         #expect(counter.classPagesRead == before + 1)
     }
+
+    /// A query that bounds `createdAt` (or `updatedAt`, sorted by it) reads only that span
+    /// of the class, as the 124 refusal advises, whatever the order asked; its answer is
+    /// what reading the whole class gives.
+    @Test func aTimeRangeReadsOnlyThatSpan() async throws {
+        let counter = ClassReadCounter(store)
+        let tick = Atomic<Int64>(0)
+        // Object i is made at moment + i/3 milliseconds.
+        let data = LocalAppData(store: counter, conversations: nil, now: { Self.moment + tick.add(1, ordering: .relaxed).oldValue / 3 })
+        var ids: [String] = []
+        for number in 0..<1203 {
+            ids.append(try #require(try await data.create(in: "Log", body: ["n": .int(Int64(number))], fetchWhenSave: false)["objectId"]?.stringValue))
+        }
+        func time(_ index: Int) -> JSONValue { Self.date(ISODate.string(milliseconds: Self.moment + Int64(index) / 3)) }
+        let cases: [(whereDocument: JSONValue, order: String?, expected: [String])] = [
+            (["createdAt": ["$gte": time(1101)]], nil, Array(ids[1101...])),
+            (["createdAt": ["$lt": time(99)]], "-createdAt", Array(ids[0..<99].reversed())),
+            (["createdAt": ["$gte": time(600), "$lte": time(602)]], "-n", Array(ids[600...602].reversed())),
+            (["createdAt": time(300)], nil, Array(ids[300...302])),
+            (["$and": [["createdAt": ["$gt": time(1199)]], ["n": ["$gte": 0]]]], "createdAt", Array(ids[1200...])),
+            (["updatedAt": ["$gte": time(1101)]], "updatedAt", Array(ids[1101...])),
+        ]
+        for (whereDocument, order, expected) in cases {
+            let before = counter.classPagesRead
+            let found = try await data.find(ObjectQuery(className: "Log", whereDocument: whereDocument, order: order, limit: 1000, count: true))
+            #expect(found.results.compactMap { $0["objectId"]?.stringValue } == expected && found.count == expected.count, "\(whereDocument.jsonString)")
+            #expect(counter.classPagesRead == before + 1, "\(whereDocument.jsonString)")
+            let whole = try await data.find(ObjectQuery(className: "Log", whereDocument: ["$or": [whereDocument]], order: order, limit: 1000))
+            #expect(whole.results == found.results, "\(whereDocument.jsonString)")
+        }
+    }
 }
