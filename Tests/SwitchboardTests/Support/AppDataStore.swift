@@ -21,21 +21,7 @@ enum AppDataStore: String, CustomTestStringConvertible, Sendable {
 
     /// Runs `body` with a new, empty store of this kind, closed afterwards.
     func with<Result: Sendable>(_ body: (any DocumentStore) async throws -> Result) async throws -> Result {
-        switch self {
-        case .sqlite:
-            return try await body(try SQLiteStore(path: TestServer.temporaryDirectory() + "/data.sqlite"))
-        case .postgres:
-            let url = try #require(try await TestDatabase.url(for: "app-data-" + UUID().uuidString))
-            let store = try await PostgresStore(url: url, maxConnections: 4, logger: Logger(label: "test-app-data"))
-            do {
-                let result = try await body(store)
-                await store.close()
-                return result
-            } catch {
-                await store.close()
-                throw error
-            }
-        }
+        try await TestDatabase.withStore(dataDirectory: TestServer.temporaryDirectory(), postgres: self == .postgres) { try await body($0) }
     }
 
     /// The store of the test running now, under `.appDataStore`.

@@ -4,6 +4,7 @@ import GRDB
 import Logging
 import PostgresNIO
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardServer
 @testable import SwitchboardStore
 
@@ -106,12 +107,15 @@ enum TestDatabase {
         }
     }
 
-    /// A store on the database a server with `dataDirectory` would use, to set data up before it starts.
-    static func withStore<Result: Sendable>(dataDirectory: String, _ body: (any MessageStore) async throws -> Result) async throws -> Result {
-        guard let url = try await url(for: dataDirectory) else {
+    /// A store on the database a server with `dataDirectory` would use, to set data up before
+    /// it starts; SQLite's even with PostgreSQL configured when `postgres` is false.
+    static func withStore<Result: Sendable>(
+        dataDirectory: String, postgres: Bool = usesPostgres, _ body: (any MessageStore & DocumentStore) async throws -> Result
+    ) async throws -> Result {
+        guard postgres, let url = try await url(for: dataDirectory) else {
             return try await body(try SQLiteStore(path: dataDirectory + "/switchboard.sqlite"))
         }
-        let store = try await PostgresStore(url: url, logger: Logger(label: "test-store"))
+        let store = try await PostgresStore(url: url, maxConnections: 4, logger: Logger(label: "test-store"))
         do {
             let result = try await body(store)
             await store.close()
