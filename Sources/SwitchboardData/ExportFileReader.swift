@@ -1,0 +1,153 @@
+import Foundation
+import SwitchboardJSON
+
+/// The rows of a file LeanCloud exported or that its import took: JSON Lines (the console's
+/// `.jsonl` export, one object a line, read a line at a time so a large class never sits in
+/// memory whole), a JSON array of objects, or `{"results": [...]}` (a REST query's answer).
+/// A row that is not a JSON object is handed back as unreadable with where it was and why,
+/// and reading goes on.
+public struct ExportFileReader {
+    public enum Item: Equatable, Sendable {
+        case row(JSONValue, place: String)
+        case unreadable(place: String, reason: String)
+    }
+
+    private var lines: LineReader?
+    private var items: IndexingIterator<[JSONValue]>?
+    private var index = 0
+    private let path: String
+
+    /// Opens `path`, telling its form from its start.
+    public init(path: String) throws {
+        self.path = path
+        var reader = try LineReader(path: path)
+        guard let first = try reader.peekFirstNonBlank() else { return }
+        let firstLine = try reader.firstNonBlankLine()
+        if first == UInt8(ascii: "[") || !Self.isWholeObjectLine(firstLine) {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let whole: JSONValue
+            do {
+                whole = try JSONValue(parsing: text)
+            } catch {
+                throw ExportFileError(path: path, reason: "neither JSON lines nor one JSON document: \(error)")
+            }
+            guard let rows = whole.arrayValue ?? whole["results"]?.arrayValue else {
+                throw ExportFileError(path: path, reason: "a JSON document here must be an array of rows or {\"results\": [...]}")
+            }
+            items = rows.makeIterator()
+        } else {
+            lines = reader
+        }
+    }
+
+    /// The next row, or nil at the end.
+    public mutating func next() throws -> Item? {
+        if var iterator = items {
+            defer { items = iterator }
+            guard let row = iterator.next() else { return nil }
+            index += 1
+            return Self.item(row, place: "\(path): item \(index)")
+        }
+        while var reader = lines {
+            defer { lines = reader }
+            guard let (number, line) = try reader.nextLine() else { return nil }
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            guard let row = try? JSONValue(parsing: line) else {
+                return .unreadable(place: "\(path):\(number)", reason: "not valid JSON")
+            }
+            return Self.item(row, place: "\(path):\(number)")
+        }
+        return nil
+    }
+
+    private static func item(_ row: JSONValue, place: String) -> Item {
+        row.objectValue == nil ? .unreadable(place: place, reason: "a row must be a JSON object") : .row(row, place: place)
+    }
+
+    /// A first line that holds a whole object makes the file JSON lines, unless that object
+    /// is a query's answer (`{"results": [...]}` on one line).
+    private static func isWholeObjectLine(_ line: String?) -> Bool {
+        guard let line, let object = (try? JSONValue(parsing: line))?.objectValue else { return false }
+        return !(object.count == 1 && object["results"]?.arrayValue != nil)
+    }
+}
+
+/// A file that cannot be read as rows at all.
+public struct ExportFileError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// A file's lines, read in blocks.
+private struct LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+    /// Where the unread part of `buffer` starts.
+    private var position = 0
+    private var atEnd = false
+    private var number = 0
+
+    init(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ExportFileError(path: path, reason: "cannot be opened") }
+        self.handle = handle
+    }
+
+    /// The first byte that is not blank, without consuming anything.
+    mutating func peekFirstNonBlank() throws -> UInt8? {
+        while true {
+            if let byte = buffer.first(where: { !Self.isBlank($0) }) { return byte }
+            guard try fill() else { return nil }
+        }
+    }
+
+    /// The first line with something on it, without consuming anything.
+    mutating func firstNonBlankLine() throws -> String? {
+        while true {
+            var start = buffer.startIndex
+            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[start..<newline]
+                if line.contains(where: { !Self.isBlank($0) }) { return String(decoding: line, as: UTF8.self) }
+                start = buffer.index(after: newline)
+            }
+            guard try fill() else {
+                let rest = buffer[start...]
+                return rest.contains(where: { !Self.isBlank($0) }) ? String(decoding: rest, as: UTF8.self) : nil
+            }
+        }
+    }
+
+    /// The next line and its number (from 1), or nil at the end.
+    mutating func nextLine() throws -> (Int, String)? {
+        while true {
+            if let newline = buffer[position...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[position..<newline], as: UTF8.self)
+                position = newline + 1
+                number += 1
+                return (number, line)
+            }
+            guard try fill() else {
+                guard position < buffer.endIndex else { return nil }
+                let line = String(decoding: buffer[position...], as: UTF8.self)
+                position = buffer.endIndex
+                number += 1
+                return (number, line)
+            }
+        }
+    }
+
+    private mutating func fill() throws -> Bool {
+        guard !atEnd else { return false }
+        let block = try handle.read(upToCount: 1 << 20) ?? Data()
+        if block.isEmpty { atEnd = true; return false }
+        // What was read is dropped before a block is added, so the buffer holds one line and a block.
+        buffer = Data(buffer[position...]) + block
+        position = 0
+        return true
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
+    }
+}
