@@ -7,6 +7,11 @@ public protocol DocumentStore: Sendable {
     /// throws `StorageError.duplicateID` and stores none of them.
     func insert(_ documents: [StoredDocument]) async throws
 
+    /// Stores the documents whose ids their class does not have yet, with their index
+    /// entries, and leaves the others as they are (an import run twice stores nothing
+    /// twice; of one id given twice, the first is kept); returns how many it stored.
+    func insertNew(_ documents: [StoredDocument]) async throws -> Int
+
     /// The documents of a class with one of `ids`, in no particular order.
     func documents(in className: String, ids: [String]) async throws -> [StoredDocument]
 

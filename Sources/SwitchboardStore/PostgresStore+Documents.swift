@@ -10,8 +10,16 @@ import SwitchboardJSON
 /// document take turns, on one node or several.
 extension PostgresStore: DocumentStore {
     public func insert(_ documents: [StoredDocument]) async throws {
-        guard !documents.isEmpty else { return }
-        try await transaction { connection in
+        _ = try await insert(documents, keepingExisting: false)
+    }
+
+    public func insertNew(_ documents: [StoredDocument]) async throws -> Int {
+        try await insert(documents, keepingExisting: true)
+    }
+
+    private func insert(_ documents: [StoredDocument], keepingExisting: Bool) async throws -> Int {
+        guard !documents.isEmpty else { return 0 }
+        return try await transaction { connection in
             let inserted = try await connection.all(
                 """
                 INSERT INTO storage_object (class_name, object_id, created_at, updated_at, data)
@@ -22,15 +30,18 @@ extension PostgresStore: DocumentStore {
                 """,
                 logger
             )
-            if inserted.count < documents.count {
-                // An id taken already, or twice among these: the first such throws, and the
-                // transaction rolls back what went in.
-                var fresh = Set(inserted.map { [$0.string("class_name") ?? "", $0.string("object_id") ?? ""] })
-                for document in documents where fresh.remove([document.className, document.objectID]) == nil {
+            var fresh = Set(inserted.map { [$0.string("class_name") ?? "", $0.string("object_id") ?? ""] })
+            var stored: [StoredDocument] = []
+            for document in documents {
+                if fresh.remove([document.className, document.objectID]) != nil {
+                    stored.append(document)
+                } else if !keepingExisting {
+                    // An id taken already, or twice among these: the transaction rolls back what went in.
                     throw StorageError.duplicateID(document.className, id: document.objectID)
                 }
             }
-            try await addEntries(documents.flatMap { document in IndexEntries.of(document.fields).map { (document.className, document.objectID, $0) } }, connection)
+            try await addEntries(stored.flatMap { document in IndexEntries.of(document.fields).map { (document.className, document.objectID, $0) } }, connection)
+            return stored.count
         }
     }
 

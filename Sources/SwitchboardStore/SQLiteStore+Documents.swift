@@ -11,16 +11,34 @@ extension SQLiteStore: DocumentStore {
         try await writer.write { db in
             for document in documents {
                 do {
-                    try db.executeCached(
-                        sql: "INSERT INTO storage_object (class_name, object_id, created_at, updated_at, data) VALUES (?, ?, ?, ?, ?)",
-                        arguments: [document.className, document.objectID, document.createdAt, document.updatedAt, JSONValue.object(document.fields).jsonString]
-                    )
+                    try Self.insertObject(document, ignoringTaken: false, db)
                 } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
                     throw StorageError.duplicateID(document.className, id: document.objectID)
                 }
                 try Self.insertEntries(IndexEntries.of(document.fields), of: document, db)
             }
         }
+    }
+
+    public func insertNew(_ documents: [StoredDocument]) async throws -> Int {
+        guard !documents.isEmpty else { return 0 }
+        return try await writer.write { db in
+            var stored = 0
+            for document in documents {
+                try Self.insertObject(document, ignoringTaken: true, db)
+                guard db.changesCount > 0 else { continue }
+                try Self.insertEntries(IndexEntries.of(document.fields), of: document, db)
+                stored += 1
+            }
+            return stored
+        }
+    }
+
+    private static func insertObject(_ document: StoredDocument, ignoringTaken: Bool, _ db: Database) throws {
+        try db.executeCached(
+            sql: "INSERT\(ignoringTaken ? " OR IGNORE" : "") INTO storage_object (class_name, object_id, created_at, updated_at, data) VALUES (?, ?, ?, ?, ?)",
+            arguments: [document.className, document.objectID, document.createdAt, document.updatedAt, JSONValue.object(document.fields).jsonString]
+        )
     }
 
     public func documents(in className: String, ids: [String]) async throws -> [StoredDocument] {

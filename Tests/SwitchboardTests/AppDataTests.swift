@@ -196,4 +196,22 @@ import Testing
         #expect(throws: StorageError.self) { try StoredDocument(importing: ["bad key": 1], className: "Post", now: 0) }
         #expect(try StoredDocument(importing: ["a": 1], className: "Post", now: 5000).createdAt == 5000)
     }
+
+    /// An import run twice, or over overlapping exports, stores each object once, with its
+    /// index entries, and leaves objects already there as they are.
+    @Test func importingKeepsWhatIsThereAndStoresTheRest() async throws {
+        let store = try #require(AppDataStore.current)
+        let rows: [JSONValue] = [["objectId": "a1", "owner": "bob"], ["objectId": "a2", "owner": "eve"], ["objectId": "a1", "owner": "second copy"]]
+        let documents = try rows.map { try StoredDocument(importing: $0, className: "Blacklist", now: 1000) }
+        #expect(try await store.insertNew(documents) == 2)
+        _ = try await data.update(in: "Blacklist", id: "a2", body: ["owner": "changed here"], condition: nil, fetchWhenSave: false)
+        let again = try [["objectId": "a2", "owner": "eve"], ["objectId": "a3", "owner": "ann"]].map {
+            try StoredDocument(importing: $0, className: "Blacklist", now: 1000)
+        }
+        #expect(try await store.insertNew(again) == 1)
+        let found = try await find("Blacklist", ["order": "objectId"])
+        #expect(found.results.map { $0["owner"] } == ["bob", "changed here", "ann"])
+        #expect(try await find("Blacklist", ["where": ["owner": "ann"]]).results.count == 1)
+        #expect(try await find("Blacklist", ["where": ["owner": "second copy"]]).results.isEmpty)
+    }
 }

@@ -18,6 +18,10 @@ final class ClassReadCounter: DocumentStore {
         try await store.insert(documents)
     }
 
+    func insertNew(_ documents: [StoredDocument]) async throws -> Int {
+        try await store.insertNew(documents)
+    }
+
     func documents(in className: String, ids: [String]) async throws -> [StoredDocument] {
         try await store.documents(in: className, ids: ids)
     }
