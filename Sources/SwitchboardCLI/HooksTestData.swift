@@ -45,17 +45,10 @@ enum HooksTestData {
     /// or that of the LeanStorage server `hooks.storage` names, with conversations from the
     /// database.
     static func store(of config: ServerConfig) async throws -> any AppData {
-        let store: any DocumentStore & MessageStore
-        if let url = config.postgresURL {
-            var logger = Logger(label: "switchboard.hooks-test")
-            logger.logLevel = .warning
-            store = try await PostgresStore(url: url, maxConnections: 2, logger: logger)
-        } else {
-            guard FileManager.default.fileExists(atPath: config.databasePath) else {
-                throw HooksTestDataError("no database at \(config.databasePath): start the server once, or give --data")
-            }
-            store = try SQLiteStore(path: config.databasePath)
+        if config.postgresURL == nil, !FileManager.default.fileExists(atPath: config.databasePath) {
+            throw HooksTestDataError("no database at \(config.databasePath): start the server once, or give --data")
         }
+        let store = try await ConfiguredStore.open(config, for: "hooks-test")
         let conversations = StoredConversations(store: store)
         var data: any AppData = LocalAppData(store: store, conversations: conversations)
         if let external = config.hookStorage { data = RemoteAppData(storage: external, conversations: conversations) }

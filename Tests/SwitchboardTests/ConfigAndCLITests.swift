@@ -219,9 +219,9 @@ import Testing
 
     /// What `switchboard` printed when run with `arguments`, and how it exited; waited for
     /// without holding a thread.
-    private static func switchboard(_ arguments: [String]) async throws -> (output: String, status: Int32) {
+    static func switchboard(_ arguments: [String]) async throws -> (output: String, status: Int32) {
         let output = TestServer.temporaryDirectory() + "/switchboard-\(UUID().uuidString.prefix(8)).out"
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ServerProcess.executable)
         process.arguments = arguments
