@@ -19,6 +19,9 @@ extension ConfigAndCLITests {
         try #"{"objectId":"c1","m":["bob"]}"#.write(toFile: export + "/_Conversation.jsonl", atomically: true, encoding: .utf8)
         try "storage: { dataDir: \(folder) }\n".write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
 
+        let dry = try await Self.switchboard(["leancloud", "import", export, "--dry-run", "-c", folder + "/config.yaml"])
+        #expect(dry.output.contains("Blacklist: 2 read, nothing stored (dry run), 1 unreadable"), "\(dry.output)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/switchboard.sqlite"))
         let first = try await Self.switchboard(["leancloud", "import", export, "-c", folder + "/config.yaml"])
         #expect(first.output.contains("Blacklist: 2 read, 2 stored, 0 already there, 1 unreadable"), "\(first.output)")
         #expect(first.output.contains("Blacklist.jsonl:2: skipped: not valid JSON"), "\(first.output)")
