@@ -22,7 +22,7 @@ struct LeanCloudImport: AsyncParsableCommand {
     var dryRun = false
 
     /// Classes that are IM data, not app data: their import is not there yet.
-    static let imClasses: Set<String> = ["_Conversation", "_ConversationMemberInfo", "_Installation"]
+    static let imClasses: Set<String> = [ConversationClass.name, "_ConversationMemberInfo", "_Installation"]
     static let batchSize = 1000
 
     func run() async throws {
