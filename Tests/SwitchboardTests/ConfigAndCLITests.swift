@@ -95,26 +95,19 @@ import Testing
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
     }
 
-    @Test func hooksTestStopsWhatTheVMCannotStop() throws {
+    @Test func hooksTestStopsWhatTheVMCannotStop() async throws {
         // An endless Promise chain once kept `hooks test` running forever.
         let script = TestServer.temporaryDirectory() + "/chain.js"
         try "AV.Cloud.onIMMessageReceived(() => { (async () => { for (;;) await 0; })(); return {}; });"
             .write(toFile: script, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ServerProcess.executable)
-        process.arguments = ["hooks", "test", script, "--hook", "_messageReceived", "--budget-ms", "50"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (printed, status) = try await Self.switchboard(["hooks", "test", script, "--hook", "_messageReceived", "--budget-ms", "50"])
         #expect(printed.contains("timed out"))
-        #expect(process.terminationStatus != 0)
+        #expect(status != 0)
     }
 
     /// `hooks test --data`: a hook that reads app data tried offline, against rows of a
     /// fixtures file; its writes go to a scratch copy.
-    @Test func hooksTestReadsAppDataFromAFixturesFile() throws {
+    @Test func hooksTestReadsAppDataFromAFixturesFile() async throws {
         let folder = TestServer.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try """
@@ -130,26 +123,19 @@ import Testing
             {"Blacklist": [{"owner": "alice", "blocked": "mallory"}],
              "_Conversation": [{"objectId": "5f0c1b2a3d4e5f6a7b8c9d0e", "name": "Tea", "m": ["alice", "bob"]}]}
             """.write(toFile: folder + "/data.json", atomically: true, encoding: .utf8)
-        func run(_ sender: String, data: Bool = true) throws -> (String, Int32) {
+        func run(_ sender: String, data: Bool = true) async throws -> (output: String, status: Int32) {
             let params = folder + "/\(sender).json"
             try #"{"fromPeer":"\#(sender)","convId":"5f0c1b2a3d4e5f6a7b8c9d0e","content":"hi"}"#.write(toFile: params, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ServerProcess.executable)
-            process.arguments = ["hooks", "test", folder + "/blacklist.js", "--hook", "_messageReceived", "--params", params] + (data ? ["--data", folder + "/data.json"] : [])
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (printed, process.terminationStatus)
+            return try await Self.switchboard(
+                ["hooks", "test", folder + "/blacklist.js", "--hook", "_messageReceived", "--params", params] + (data ? ["--data", folder + "/data.json"] : []))
         }
-        let (blocked, blockedStatus) = try run("mallory")
+        let (blocked, blockedStatus) = try await run("mallory")
         #expect(blocked.contains(#""detail":"blocked by alice""#) && blocked.contains(#""drop":true"#), "\(blocked)")
         #expect(blockedStatus == 0)
-        let (passed, passedStatus) = try run("bob")
+        let (passed, passedStatus) = try await run("bob")
         #expect(passed.contains("Tea: hi"), "\(passed)")
         #expect(passedStatus == 0)
-        let (without, withoutStatus) = try run("bob", data: false)
+        let (without, withoutStatus) = try await run("bob", data: false)
         #expect(without.contains("--data FILE or --store"), "\(without)")
         #expect(withoutStatus != 0)
     }
