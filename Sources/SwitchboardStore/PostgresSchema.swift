@@ -182,5 +182,12 @@ enum PostgresSchema {
             )
             """,
         ]),
+        // Walks of every conversation and installation in object id order (LeanStorage's
+        // scans, the export's), byte by byte as app data's: the primary keys go by the
+        // database's locale.
+        ("v4: conversations and installations in object id order, byte by byte", [
+            #"CREATE INDEX conversation_by_id_bytes ON conversation (id COLLATE "C")"#,
+            #"CREATE INDEX installation_by_id_bytes ON installation (object_id COLLATE "C")"#,
+        ]),
     ]
 }

@@ -183,18 +183,23 @@ extension PostgresStore {
     }
 
     public func installation(objectID: String) async throws -> SavedInstallation? {
-        guard let row = try await all("SELECT * FROM installation WHERE object_id = \(objectID)").first,
-              let type = row.string("device_type").flatMap(Installation.DeviceType.init(rawValue:))
-        else { return nil }
+        guard let row = try await all("SELECT * FROM installation WHERE object_id = \(objectID)").first else { return nil }
         let channels = try await all("SELECT channel FROM installation_channel WHERE object_id = \(objectID) ORDER BY channel").compactMap { $0.string("channel") }
-        return SavedInstallation(
-            objectID: objectID,
-            installation: Installation(
-                deviceType: type, deviceToken: row.string("device_token"), installationID: row.string("installation_id"),
-                registrationID: row.string("registration_id"), vendor: row.string("vendor"), channels: channels
-            ),
-            badge: Int(row.int64("badge") ?? 0), createdAt: row.int64("created_at") ?? 0, updatedAt: row.int64("updated_at") ?? 0
+        return RowMapping.installation(row, channels: channels)
+    }
+
+    /// Object ids compare byte by byte, as `conversations(after:limit:)`'s do.
+    public func installations(after objectID: String?, limit: Int) async throws -> [SavedInstallation] {
+        let rows = try await all(
+            #"SELECT * FROM installation WHERE object_id COLLATE "C" > \#(objectID ?? "") ORDER BY object_id COLLATE "C" LIMIT \#(limit)"#
         )
+        guard !rows.isEmpty else { return [] }
+        let ids = rows.compactMap { $0.string("object_id") }
+        var channels: [String: [String]] = [:]
+        for row in try await all("SELECT object_id, channel FROM installation_channel WHERE object_id = ANY(\(ids)) ORDER BY channel") {
+            channels[row.string("object_id") ?? "", default: []].append(row.string("channel") ?? "")
+        }
+        return rows.compactMap { RowMapping.installation($0, channels: channels[$0.string("object_id") ?? ""] ?? []) }
     }
 
     public func deleteInstallation(objectID: String) async throws -> Bool {

@@ -195,6 +195,23 @@ public final class PostgresStore: MessageStore {
         try await conversations(try await all("SELECT * FROM conversation ORDER BY updated_at DESC LIMIT \(limit)"))
     }
 
+    /// Ids compare byte by byte ("C", as in SQLite and Swift) whatever the database's locale,
+    /// through an index of their own (`PostgresSchema` v4).
+    public func conversations(after id: String?, limit: Int) async throws -> [Conversation] {
+        try await conversations(try await all(
+            #"SELECT * FROM conversation WHERE id COLLATE "C" > \#(id ?? "") ORDER BY id COLLATE "C" LIMIT \#(limit)"#
+        ))
+    }
+
+    public func managedConversations(after id: String?, limit: Int) async throws -> [ManagedConversation] {
+        try await all(
+            #"""
+            SELECT id, managers, created_at, updated_at, expires_at FROM conversation WHERE id COLLATE "C" > \#(id ?? "") AND managers <> '[]'
+            ORDER BY id COLLATE "C" LIMIT \#(limit)
+            """#
+        ).map(RowMapping.managedConversation)
+    }
+
     /// The conversations of `rows`, with their members in the order they joined.
     private func conversations(_ rows: [PostgresRandomAccessRow]) async throws -> [Conversation] {
         guard !rows.isEmpty else { return [] }

@@ -27,6 +27,26 @@ enum RowMapping {
         )
     }
 
+    static func managedConversation(_ row: some StoredRow) -> ManagedConversation {
+        ManagedConversation(
+            id: row.string("id") ?? "", managers: stringArray(row.string("managers")),
+            createdAt: row.int64("created_at") ?? 0, updatedAt: row.int64("updated_at") ?? 0, expiresAt: row.int64("expires_at")
+        )
+    }
+
+    /// An `installation` row with its channels; nil for a device type this version does not know.
+    static func installation(_ row: some StoredRow, channels: [String]) -> SavedInstallation? {
+        guard let type = row.string("device_type").flatMap(Installation.DeviceType.init(rawValue:)) else { return nil }
+        return SavedInstallation(
+            objectID: row.string("object_id") ?? "",
+            installation: Installation(
+                deviceType: type, deviceToken: row.string("device_token"), installationID: row.string("installation_id"),
+                registrationID: row.string("registration_id"), vendor: row.string("vendor"), channels: channels
+            ),
+            badge: Int(row.int64("badge") ?? 0), createdAt: row.int64("created_at") ?? 0, updatedAt: row.int64("updated_at") ?? 0
+        )
+    }
+
     static func membership(_ row: some StoredRow) -> Membership {
         Membership(conversationID: row.string("conversation_id") ?? "", clientID: row.string("client_id") ?? "", joinedAt: row.int64("joined_at") ?? 0)
     }

@@ -157,6 +157,21 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
+    public func conversations(after id: String?, limit: Int) async throws -> [Conversation] {
+        try await read { db in
+            try Self.conversations(db, sql: "SELECT * FROM conversation WHERE id > ? ORDER BY id LIMIT ?", arguments: [id ?? "", limit])
+        }
+    }
+
+    public func managedConversations(after id: String?, limit: Int) async throws -> [ManagedConversation] {
+        try await read { db in
+            try Row.fetchAll(
+                db, cachedSQL: "SELECT id, managers, created_at, updated_at, expires_at FROM conversation WHERE id > ? AND managers <> '[]' ORDER BY id LIMIT ?",
+                arguments: [id ?? "", limit]
+            ).map(RowMapping.managedConversation)
+        }
+    }
+
     // MARK: Messages
 
     public func append(_ message: Message, queueFor recipients: [String]) async throws -> Message {
@@ -616,20 +631,29 @@ public final class SQLiteStore: MessageStore {
 
     public func installation(objectID: String) async throws -> SavedInstallation? {
         try await read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM installation WHERE object_id = ?", arguments: [objectID]),
-                  let type = Installation.DeviceType(rawValue: row["device_type"])
-            else { return nil }
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM installation WHERE object_id = ?", arguments: [objectID]) else { return nil }
             let channels = try String.fetchAll(
                 db, sql: "SELECT channel FROM installation_channel WHERE object_id = ? ORDER BY channel", arguments: [objectID]
             )
-            return SavedInstallation(
-                objectID: objectID,
-                installation: Installation(
-                    deviceType: type, deviceToken: row["device_token"], installationID: row["installation_id"],
-                    registrationID: row["registration_id"], vendor: row["vendor"], channels: channels
-                ),
-                badge: row["badge"], createdAt: row["created_at"], updatedAt: row["updated_at"]
+            return RowMapping.installation(row, channels: channels)
+        }
+    }
+
+    public func installations(after objectID: String?, limit: Int) async throws -> [SavedInstallation] {
+        let limit = min(max(limit, 0), Self.maxListLength)
+        return try await read { db in
+            let rows = try Row.fetchAll(
+                db, cachedSQL: "SELECT * FROM installation WHERE object_id > ? ORDER BY object_id LIMIT ?", arguments: [objectID ?? "", limit]
             )
+            guard !rows.isEmpty else { return [] }
+            var channels: [String: [String]] = [:]
+            for row in try Row.fetchAll(
+                db, cachedSQL: "SELECT object_id, channel FROM installation_channel WHERE object_id IN \(Self.placeholders(rows.count)) ORDER BY channel",
+                arguments: Self.padded(rows.map { $0["object_id"] as String })
+            ) {
+                channels[row["object_id"], default: []].append(row["channel"])
+            }
+            return rows.compactMap { RowMapping.installation($0, channels: channels[$0["object_id"]] ?? []) }
         }
     }
 

@@ -18,6 +18,12 @@ public protocol MessageStore: Sendable {
     /// Every conversation, newest first, at most `limit`; used for queries that name no
     /// member or id.
     func recentConversations(limit: Int) async throws -> [Conversation]
+    /// Every conversation (expired ones too) in id order, byte by byte, from just past `id`,
+    /// at most `limit`: a walk of them all, a page at a time through the primary key.
+    func conversations(after id: String?, limit: Int) async throws -> [Conversation]
+    /// The conversations that have managers, with them, in id order from just past `id`, at
+    /// most `limit`; their members are not read.
+    func managedConversations(after id: String?, limit: Int) async throws -> [ManagedConversation]
     /// Writes the conversation's fields; members who left lose their row and new ones join
     /// at its `updatedAt`, so the others keep their join times.
     func saveConversation(_ conversation: Conversation) async throws
@@ -102,6 +108,9 @@ public protocol MessageStore: Sendable {
     ) async throws -> Int64?
     /// A saved device with its channels; nil when there is no such device.
     func installation(objectID: String) async throws -> SavedInstallation?
+    /// Saved devices with their channels, in object id order, byte by byte, from just past
+    /// `objectID`, at most `limit`.
+    func installations(after objectID: String?, limit: Int) async throws -> [SavedInstallation]
     /// Forgets a saved device and its channels; false when there was none.
     func deleteInstallation(objectID: String) async throws -> Bool
     /// Counts one more push on each device's badge and returns the counts, by token.
