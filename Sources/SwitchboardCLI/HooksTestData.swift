@@ -11,7 +11,8 @@ import SwitchboardStore
 /// read-only.
 enum HooksTestData {
     /// A fixtures file: `{"ClassName": [row, ...], "_Conversation": [row, ...]}`, rows in
-    /// LeanStorage's REST form (`objectId`, `createdAt` and `updatedAt` optional).
+    /// LeanStorage's REST form (`objectId`, `createdAt` and `updatedAt` optional); the IM
+    /// classes' rows are read as the IM store's are (`FixtureClass`).
     static func fixtures(path: String, scratchDirectory: String) async throws -> any AppData {
         let text: String
         do {
@@ -24,13 +25,13 @@ enum HooksTestData {
         }
         let store = try SQLiteStore(path: scratchDirectory + "/fixtures.sqlite")
         let now = LocalAppData.wallMilliseconds()
-        var conversations: [JSONValue] = []
+        var imRows: [String: [JSONValue]] = [:]
         for (className, rows) in classes.sorted(by: { $0.key < $1.key }) {
             guard let rows = rows.arrayValue else { throw HooksTestDataError("\(path): \(className) must be an array of rows") }
             do {
                 let documents = try rows.map { try StoredDocument(importing: $0, className: className, now: now) }
-                if className == ConversationClass.name {
-                    conversations = documents.map(\.json)
+                if IMClasses.names.contains(className) {
+                    imRows[className] = documents.map(\.json)
                 } else {
                     try await store.insert(documents)
                 }
@@ -38,7 +39,9 @@ enum HooksTestData {
                 throw HooksTestDataError("\(path): \(className): \(refusal.message)")
             }
         }
-        return LocalAppData(store: store, conversations: FixtureConversations(rows: conversations))
+        // An IM class the file leaves out has no rows, as a fresh server's.
+        let imClasses = IMClasses.names.sorted().map { FixtureClass(name: $0, rows: imRows[$0] ?? []) }
+        return LocalAppData(store: store, imClasses: IMClasses(imClasses))
     }
 
     /// The data the config's hooks read, read-only: its database's (SQLite or PostgreSQL),
@@ -49,9 +52,8 @@ enum HooksTestData {
             throw HooksTestDataError("no database at \(config.databasePath): start the server once, or give --data")
         }
         let store = try await ConfiguredStore.open(config, for: "hooks-test")
-        let conversations = StoredConversations(store: store)
-        var data: any AppData = LocalAppData(store: store, conversations: conversations)
-        if let external = config.hookStorage { data = RemoteAppData(storage: external, conversations: conversations) }
+        var data: any AppData = LocalAppData(store: store, imClasses: .stored(in: store))
+        if let external = config.hookStorage { data = RemoteAppData(storage: external, conversations: StoredConversations(store: store)) }
         return ReadOnlyAppData(data, reason: "hooks test reads the server's store and never writes to it")
     }
 }

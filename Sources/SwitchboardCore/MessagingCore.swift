@@ -1,4 +1,5 @@
 import Logging
+import SwitchboardData
 import SwitchboardJSON
 import SwitchboardHooks
 import SwitchboardWire
@@ -132,6 +133,8 @@ public final class MessagingCore: Sendable {
 
     /// `_Conversation` as LeanStorage showed it, from this core's store (see `StoredConversations`).
     public var storedConversations: StoredConversations { StoredConversations(store: context.store) }
+    /// The IM classes as LeanStorage showed them, from this core's store (see `IMClasses.stored`).
+    public var imClasses: IMClasses { .stored(in: context.store) }
 
     /// Deletes the temporary conversations whose TTL has passed, with their messages.
     public func deleteExpiredConversations() async {

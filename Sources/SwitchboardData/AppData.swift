@@ -30,9 +30,3 @@ public protocol AppData: Sendable {
     /// `cursor`; the answer's cursor is nil at the end.
     func scan(in className: String, where whereDocument: JSONValue, scanKey: String?, cursor: String?, limit: Int) async throws -> (results: [JSONValue], cursor: String?)
 }
-
-/// `_Conversation` as LeanStorage showed it, answered from the IM store; read-only.
-public protocol ConversationObjects: Sendable {
-    /// Conversations matching a LeanCloud `where`, as LeanCloud's `_Conversation` objects.
-    func conversations(where: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue]
-}

@@ -13,11 +13,12 @@ extension LocalAppData {
         try ClassNames.validate(className: query.className)
         let whereDocument = try await resolvingSubqueries(query.whereDocument, depth: 0)
         var result: ObjectQuery.Result
-        if query.className == ConversationClass.name {
-            guard let conversations else { throw StorageError(code: 1, "_Conversation is not available here: no IM store") }
+        if let imClass = imClasses[query.className] {
             var resolved = query
             resolved.whereDocument = whereDocument
-            result = try await ConversationClass.find(resolved, in: conversations)
+            result = try await IMClasses.find(resolved, in: imClass)
+        } else if IMClasses.names.contains(query.className) {
+            throw IMClasses.unavailable(query.className)
         } else {
             let ordering = DocumentOrdering(query.order ?? "createdAt")
             let documents = try await matching(
@@ -35,21 +36,13 @@ extension LocalAppData {
 
     /// A `where` as a filter, with its subqueries answered first.
     func matcher(_ whereDocument: JSONValue) async throws -> DocumentFilter {
-        try filter(try await resolvingSubqueries(whereDocument, depth: 0))
-    }
-
-    private func filter(_ whereDocument: JSONValue) throws(StorageError) -> DocumentFilter {
-        do {
-            return try DocumentFilter(whereDocument, maxTerms: Self.maxTerms)
-        } catch {
-            throw .invalidQuery(error.description)
-        }
+        try DocumentFilter.storage(try await resolvingSubqueries(whereDocument, depth: 0), maxTerms: Self.maxTerms)
     }
 
     /// The documents of a class that match, in `ordering`; with `stopAfter`, reading may
     /// stop once that many are found in order.
     func matching(_ className: String, whereDocument: JSONValue, ordering: DocumentOrdering, stopAfter: Int?) async throws -> [Match] {
-        let filter = try filter(whereDocument)
+        let filter = try DocumentFilter.storage(whereDocument, maxTerms: Self.maxTerms)
         var kept: [Match] = []
         var read = 0
         func consider(_ page: [StoredDocument]) throws(StorageError) {

@@ -15,8 +15,8 @@ extension LocalAppData {
         var targets: [String: JSONValue] = [:]
         for (className, ids) in wanted.sorted(by: { $0.key < $1.key }) {
             var found: [JSONValue] = []
-            // The IM store's filter takes fewer values in one `where` than app classes' do.
-            let chunkSize = className == ConversationClass.name ? DocumentFilter.maxTerms : ObjectQuery.maxLimit
+            // The IM classes' filter takes fewer values in one `where` than app classes' do.
+            let chunkSize = IMClasses.names.contains(className) ? DocumentFilter.maxTerms : ObjectQuery.maxLimit
             for start in stride(from: 0, to: ids.count, by: chunkSize) {
                 let chunk = Array(ids[start..<min(start + chunkSize, ids.count)])
                 let query = ObjectQuery(className: className, whereDocument: ["objectId": ["$in": .strings(chunk)]], limit: ObjectQuery.maxLimit)

@@ -4,39 +4,28 @@ import SwitchboardJSON
 extension LocalAppData {
     public func scan(in className: String, where whereDocument: JSONValue, scanKey: String?, cursor: String?, limit: Int) async throws -> (results: [JSONValue], cursor: String?) {
         try ClassNames.validate(className: className)
-        if className == ConversationClass.name { throw ConversationClass.notScanned }
-        let order = try Self.scanOrder(scanKey)
-        let limit = limit <= 0 ? ObjectQuery.defaultLimit : min(limit, ObjectQuery.maxLimit)
-        let filter = try await matcher(whereDocument)
-        var position = try cursor.map { try ScanCursor(text: $0, order: order).position }
-        var results: [JSONValue] = []
-        var read = 0
-        while read < Self.maxDocumentsRead {
-            let page = try await store.documents(in: className, order: order, after: position, limit: limit)
-            for document in page {
-                read += 1
-                position = .init(after: document, in: order)
-                let json = document.json
-                if filter.matches(json) { results.append(json) }
-                if results.count == limit { return (results, position.map { ScanCursor(order: order, position: $0).text }) }
-            }
-            if page.count < limit { return (results, nil) }
+        let whereDocument = try await resolvingSubqueries(whereDocument, depth: 0)
+        if let imClass = imClasses[className] { return try await IMClasses.scan(imClass, where: whereDocument, scanKey: scanKey, cursor: cursor, limit: limit) }
+        if IMClasses.names.contains(className) { throw IMClasses.unavailable(className) }
+        let order = try ScanCursor.order(scanKey)
+        let limit = ScanWalk.limit(limit)
+        let filter = try DocumentFilter.storage(whereDocument, maxTerms: Self.maxTerms)
+        var start = try cursor.map { try ScanCursor(text: $0, order: order).position }
+        if order == DocumentOrder(.objectID), let floor = ScanWalk.objectIDFloor(whereDocument), floor > start?.objectID ?? "" {
+            start = .init(time: 0, objectID: floor)
         }
-        // A sparse match: the caller goes on from where this stopped.
-        return (results, position.map { ScanCursor(order: order, position: $0).text })
-    }
-
-    private static func scanOrder(_ scanKey: String?) throws(StorageError) -> DocumentOrder {
-        guard let scanKey, !scanKey.isEmpty else { return DocumentOrder(.objectID) }
-        let ascending = !scanKey.hasPrefix("-")
-        guard let column = DocumentOrder.Column(rawValue: ascending ? scanKey : String(scanKey.dropFirst())) else {
-            throw .unsupported("scan_key \(scanKey): scans go by objectId, createdAt or updatedAt")
+        let page = try await ScanWalk.run(from: start, limit: limit, filter: filter) { position in
+            let documents = try await store.documents(in: className, order: order, after: position, limit: limit)
+            return .init(
+                objects: documents.map { ($0.json, .init(after: $0, in: order)) },
+                next: documents.count < limit ? nil : documents.last.map { .init(after: $0, in: order) }
+            )
         }
-        return DocumentOrder(column, ascending: ascending)
+        return (page.results, page.next.map { ScanCursor(order: order, position: $0).text })
     }
 }
 
-/// Where a scan stopped, as the opaque `cursor` a caller sends back.
+/// Where a scan stopped, as the opaque `cursor` a caller sends back. It does not expire.
 struct ScanCursor {
     let order: DocumentOrder
     let position: DocumentOrder.Position
@@ -44,6 +33,17 @@ struct ScanCursor {
     init(order: DocumentOrder, position: DocumentOrder.Position) {
         self.order = order
         self.position = position
+    }
+
+    /// The order `scan_key` names: `objectId` (the default), `createdAt` or `updatedAt`, `-`
+    /// for descending.
+    static func order(_ scanKey: String?) throws(StorageError) -> DocumentOrder {
+        guard let scanKey, !scanKey.isEmpty else { return DocumentOrder(.objectID) }
+        let ascending = !scanKey.hasPrefix("-")
+        guard let column = DocumentOrder.Column(rawValue: ascending ? scanKey : String(scanKey.dropFirst())) else {
+            throw .unsupported("scan_key \(scanKey): scans go by objectId, createdAt or updatedAt")
+        }
+        return DocumentOrder(column, ascending: ascending)
     }
 
     var text: String {

@@ -1,23 +1,25 @@
 import Foundation
 import SwitchboardJSON
 
-/// The app's LeanStorage kept in Switchboard's own database (`DocumentStore`), with
-/// `_Conversation` answered from the IM store. Every caller has master rights: no ACLs.
+/// The app's LeanStorage kept in Switchboard's own database (`DocumentStore`), with the
+/// IM classes (`_Conversation`, `_ConversationMemberInfo`, `_Installation`) answered from
+/// the IM store, read-only; without one they are not available. Every caller has master
+/// rights: no ACLs.
 public struct LocalAppData: AppData {
     let store: any DocumentStore
-    let conversations: (any ConversationObjects)?
+    let imClasses: IMClasses
     let now: @Sendable () -> Int64
 
-    public init(store: any DocumentStore, conversations: (any ConversationObjects)?, now: @escaping @Sendable () -> Int64 = LocalAppData.wallMilliseconds) {
+    public init(store: any DocumentStore, imClasses: IMClasses = IMClasses(), now: @escaping @Sendable () -> Int64 = LocalAppData.wallMilliseconds) {
         self.store = store
-        self.conversations = conversations
+        self.imClasses = imClasses
         self.now = now
     }
 
     public static func wallMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     public func create(in className: String, body: [String: JSONValue], fetchWhenSave: Bool) async throws -> JSONValue {
-        try ConversationClass.checkWritable(className)
+        try IMClasses.checkWritable(className)
         let changes = try FieldChanges(body, creating: true)
         var fields: [String: JSONValue] = [:]
         try changes.apply(to: &fields)
@@ -36,7 +38,7 @@ public struct LocalAppData: AppData {
     }
 
     public func update(in className: String, id: String, body: [String: JSONValue], condition: JSONValue?, fetchWhenSave: Bool) async throws -> JSONValue {
-        try ConversationClass.checkWritable(className)
+        try IMClasses.checkWritable(className)
         try ClassNames.validate(objectID: id)
         let changes = try FieldChanges(body, creating: false)
         let filter = try await conditionFilter(condition)
@@ -57,7 +59,7 @@ public struct LocalAppData: AppData {
     }
 
     public func delete(in className: String, id: String, condition: JSONValue?) async throws {
-        try ConversationClass.checkWritable(className)
+        try IMClasses.checkWritable(className)
         try ClassNames.validate(objectID: id)
         let filter = try await conditionFilter(condition)
         _ = try await store.delete(in: className, id: id) { document in

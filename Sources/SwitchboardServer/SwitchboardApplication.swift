@@ -83,7 +83,7 @@ public struct SwitchboardApplication: Sendable {
             settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background,
             link: nodeLink ?? SingleNode(), logger: logger
         )
-        appData = LocalAppData(store: documents, conversations: core.storedConversations)
+        appData = LocalAppData(store: documents, imClasses: core.imClasses)
         var scriptData: any AppData = appData
         if let storage = config.hookStorage { scriptData = RemoteAppData(storage: storage, conversations: core.storedConversations) }
         scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ScriptServices(data: scriptData, http: config.scriptHTTP))

@@ -28,7 +28,7 @@ struct AppDataBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SQLiteStore(path: directory + "/data.sqlite")
         try await fill(store)
-        let data = LocalAppData(store: store, conversations: nil)
+        let data = LocalAppData(store: store)
         var rows: [Row] = []
         let lookups = await HookCostBenchmark.sample(calls) {
             let query = ObjectQuery(className: "Blacklist", whereDocument: ["owner": .string(Self.owner(Int.random(in: 0..<documents)))], limit: 1)

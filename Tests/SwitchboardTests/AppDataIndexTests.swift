@@ -14,7 +14,7 @@ import Testing
     func lookupsFindWhatReadingTheClassFinds(_ kind: AppDataStore) async throws {
         try await kind.with { store in
             // One clock reading for all objects: createdAt ties, broken by object id.
-            let data = LocalAppData(store: store, conversations: nil, now: { 1_767_000_000_000 })
+            let data = LocalAppData(store: store, now: { 1_767_000_000_000 })
             var random = SeededRandom(seed: 36)
             var ids: [String] = []
             for _ in 0..<150 {
@@ -42,7 +42,7 @@ import Testing
     @Test(arguments: AppDataStore.available)
     func equalValuesOfOtherFormsAreFoundThroughTheIndex(_ kind: AppDataStore) async throws {
         try await kind.with { store in
-            let data = LocalAppData(store: store, conversations: nil)
+            let data = LocalAppData(store: store)
             _ = try await data.create(in: "Name", body: ["name": "Jose\u{301}", "tags": ["caf\u{E9}", "cafe\u{301}"], "at": Self.date(5)], fetchWhenSave: false)
             for condition: JSONValue in [["name": "Jos\u{E9}"], ["tags": "cafe\u{301}"], ["tags": "caf\u{E9}"], ["at": 5]] {
                 #expect(try await data.find(ObjectQuery(className: "Name", whereDocument: condition)).results.count == 1, "\(condition.jsonString)")
@@ -55,7 +55,7 @@ import Testing
     @Test(arguments: AppDataStore.available)
     func tiesComeInOneOrderWhicheverWayTheObjectsWereRead(_ kind: AppDataStore) async throws {
         try await kind.with { store in
-            let data = LocalAppData(store: store, conversations: nil, now: { 1_767_000_000_000 })
+            let data = LocalAppData(store: store, now: { 1_767_000_000_000 })
             for number in 0..<5 { _ = try await data.create(in: "Tie", body: ["g": 1, "n": .int(Int64(number))], fetchWhenSave: false) }
             for order in ["createdAt", "-createdAt", "-updatedAt"] {
                 let indexed = try await data.find(ObjectQuery(className: "Tie", whereDocument: ["g": 1], order: order))

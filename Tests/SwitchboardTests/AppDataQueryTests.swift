@@ -18,7 +18,7 @@ import Testing
     static let moment: Int64 = 1_767_323_045_678
 
     private func data(at time: @escaping @Sendable () -> Int64 = LocalAppData.wallMilliseconds) -> LocalAppData {
-        LocalAppData(store: store, conversations: nil, now: time)
+        LocalAppData(store: store, now: time)
     }
 
     private func ids(_ data: LocalAppData, _ className: String, _ whereDocument: JSONValue, order: String? = nil) async throws -> [String] {
@@ -216,7 +216,7 @@ import Testing
     /// store's filter takes at most 200 values in one `where`).
     @Test func includeExpandsManyConversations() async throws {
         let messages = try #require(store as? any MessageStore)
-        let data = LocalAppData(store: store, conversations: StoredConversations(store: messages))
+        let data = LocalAppData(store: store, imClasses: IMClasses([StoredConversations(store: messages)]))
         for number in 0..<250 {
             let id = String(format: "%024x", number + 1)
             try await messages.createConversation(Conversation(
@@ -260,7 +260,7 @@ import Testing
     /// without reading the class, which in a large one was refused with 124.
     @Test func anEmptyListMatchesNothingWithoutReadingTheClass() async throws {
         let counter = ClassReadCounter(store)
-        let data = LocalAppData(store: counter, conversations: nil)
+        let data = LocalAppData(store: counter)
         for number in 0..<3 { _ = try await data.create(in: "Entry", body: ["owner": .string("u\(number)"), "tags": ["a"]], fetchWhenSave: false) }
         let conditions: [JSONValue] = [
             ["owner": ["$in": []]], ["objectId": ["$in": []]], ["tags": ["$all": []]],
@@ -287,7 +287,7 @@ import Testing
         let counter = ClassReadCounter(store)
         let tick = Atomic<Int64>(0)
         // Object i is made at moment + i/3 milliseconds.
-        let data = LocalAppData(store: counter, conversations: nil, now: { Self.moment + tick.add(1, ordering: .relaxed).oldValue / 3 })
+        let data = LocalAppData(store: counter, now: { Self.moment + tick.add(1, ordering: .relaxed).oldValue / 3 })
         var ids: [String] = []
         for number in 0..<1203 {
             ids.append(try #require(try await data.create(in: "Log", body: ["n": .int(Int64(number))], fetchWhenSave: false)["objectId"]?.stringValue))

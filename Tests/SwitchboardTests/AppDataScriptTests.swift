@@ -125,7 +125,7 @@ import Testing
 
     @Test func whatTheStoreRefusesReachesTheScriptWithItsCode() async throws {
         let directory = TestServer.temporaryDirectory()
-        let data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"), conversations: nil)
+        let data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"))
         let report = try await ScriptTrial.run(source: """
             AV.Cloud.onIMMessageReceived(async () => {
               const attempt = (promise) => promise.then(() => 'ok', (e) => (e instanceof AV.Error) + ' ' + e.code);
@@ -312,7 +312,7 @@ private struct ScriptedHooks {
         let store = try SQLiteStore(path: directory + "/data.sqlite")
         switch place {
         case .local:
-            data = LocalAppData(store: store, conversations: nil)
+            data = LocalAppData(store: store)
             storageServer = nil
         case .external:
             let server = try await TestServer.start()

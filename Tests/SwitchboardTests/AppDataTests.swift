@@ -10,7 +10,7 @@ import Testing
     let data: LocalAppData
 
     init() throws {
-        data = LocalAppData(store: try #require(AppDataStore.current), conversations: nil)
+        data = LocalAppData(store: try #require(AppDataStore.current))
     }
 
     private func create(_ className: String, _ body: JSONValue) async throws -> String {

@@ -32,7 +32,7 @@ extension ConfigAndCLITests {
         #expect(again.output.contains("Blacklist: 2 read, 0 stored, 2 already there"), "\(again.output)")
 
         let store = try SQLiteStore(path: folder + "/switchboard.sqlite")
-        let data = LocalAppData(store: store, conversations: nil)
+        let data = LocalAppData(store: store)
         let bob = try #require(try await data.find(ObjectQuery(className: "Blacklist", whereDocument: ["blocked": "mallory"])).results.first)
         #expect(bob["objectId"] == "5cc6abe117b54d7448151efc")
         #expect(bob["createdAt"] == "2019-04-29T07:46:41.687Z")

@@ -344,7 +344,7 @@ import Testing
         try "AV.Cloud.onIMMessageReceived(async () => { for (;;) await new AV.Query('_Conversation').find(); });"
             .write(toFile: directory + "/loop.js", atomically: true, encoding: .utf8)
         let store = CountingConversations()
-        let data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"), conversations: store)
+        let data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"), imClasses: IMClasses([store]))
         // A budget no loaded machine runs out of in 16 rounds, so the count is what stops it.
         let pipeline = HookPipeline(settings: HookSettings(defaultBudget: .seconds(30)), logger: Logger(label: "test"))
         let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"), services: ScriptServices(data: data))
@@ -357,7 +357,7 @@ import Testing
 
     @Test func whatTheStoreCannotAnswerFailsWithAClearError() async throws {
         let directory = TestServer.temporaryDirectory()
-        let data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"), conversations: nil)
+        let data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"))
         let source = """
             AV.Cloud.onIMMessageReceived(async () => {
               const near = await new AV.Query('Todo').near('location', new AV.GeoPoint(39.9, 116.4)).find().catch((e) => e.code + ' ' + e.message);
@@ -379,12 +379,17 @@ import Testing
 }
 
 /// Answers every `_Conversation` query with nothing, counting them.
-private final class CountingConversations: ConversationObjects {
+private final class CountingConversations: IMClass {
     private let count = Mutex(0)
     var queries: Int { count.withLock { $0 } }
+    let name = "_Conversation"
 
-    func conversations(where: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
+    func objects(where: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
         count.withLock { $0 += 1 }
         return []
+    }
+
+    func page(after objectID: String?, limit: Int) async throws -> IMClassPage {
+        IMClassPage(objects: [], next: nil)
     }
 }

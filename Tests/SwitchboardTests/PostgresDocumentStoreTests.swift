@@ -11,7 +11,7 @@ import Testing
 struct PostgresDocumentStoreTests {
     @Test func objectsGoThroughLeanStoragesOperations() async throws {
         try await Self.withStores(1) { stores in
-            let store = stores[0], data = LocalAppData(store: stores[0], conversations: nil)
+            let store = stores[0], data = LocalAppData(store: stores[0])
             let author = try await data.create(in: "Author", body: ["nick": "ann"], fetchWhenSave: false)
             let authorID = try #require(author["objectId"]?.stringValue)
             let pointer: JSONValue = ["__type": "Pointer", "className": "Author", "objectId": .string(authorID)]
@@ -53,7 +53,7 @@ struct PostgresDocumentStoreTests {
 
     @Test func queriesFindOrderAndCount() async throws {
         try await Self.withStores(1) { stores in
-            let store = stores[0], data = LocalAppData(store: stores[0], conversations: nil)
+            let store = stores[0], data = LocalAppData(store: stores[0])
             for rank in 1...10 {
                 _ = try await data.create(
                     in: "Post", body: ["rank": .int(Int64(rank)), "group": rank % 2 == 0 ? "even" : "odd", "tags": [.string("t\(rank)"), "all"]],
@@ -82,7 +82,7 @@ struct PostgresDocumentStoreTests {
 
     @Test func scanWalksAClassPageByPage() async throws {
         try await Self.withStores(1) { stores in
-            let data = LocalAppData(store: stores[0], conversations: nil)
+            let data = LocalAppData(store: stores[0])
             var ids: [String] = []
             for number in 1...7 {
                 let created = try await data.create(in: "Item", body: ["number": .int(Int64(number)), "even": .bool(number % 2 == 0)], fetchWhenSave: false)
@@ -196,7 +196,7 @@ struct PostgresDocumentStoreTests {
     /// A failed condition or operation leaves the object as it was, its index too.
     @Test func refusedChangesChangeNothing() async throws {
         try await Self.withStores(1) { stores in
-            let store = stores[0], data = LocalAppData(store: stores[0], conversations: nil)
+            let store = stores[0], data = LocalAppData(store: stores[0])
             let created = try await data.create(in: "Counter", body: ["n": 5, "name": "c"], fetchWhenSave: true)
             let id = try #require(created["objectId"]?.stringValue)
             let increment: [String: JSONValue] = ["n": ["__op": "Increment", "amount": 1]]
@@ -223,7 +223,7 @@ struct PostgresDocumentStoreTests {
     /// are stored and found, or found to match nothing, rather than failing the call.
     @Test func valuesWithNULAreKeptAndLookedUp() async throws {
         try await Self.withStores(1) { stores in
-            let data = LocalAppData(store: stores[0], conversations: nil)
+            let data = LocalAppData(store: stores[0])
             let odd: JSONValue = ["__type": "Pointer", "className": "A\u{0}", "objectId": "1\u{0}"]
             let created = try await data.create(in: "Ref", body: ["ref": odd, "name": "n\u{0}"], fetchWhenSave: false)
             let found = try await data.find(ObjectQuery(className: "Ref", whereDocument: ["ref": odd]))
@@ -241,7 +241,7 @@ struct PostgresDocumentStoreTests {
     /// writes of one object all count.
     @Test func twoNodesShareObjectsAndLoseNoUpdate() async throws {
         try await Self.withStores(2) { stores in
-            let nodeA = LocalAppData(store: stores[0], conversations: nil), nodeB = LocalAppData(store: stores[1], conversations: nil)
+            let nodeA = LocalAppData(store: stores[0]), nodeB = LocalAppData(store: stores[1])
             let created = try await nodeA.create(in: "Blacklist", body: ["blocked": "mallory", "by": ["alice"]], fetchWhenSave: true)
             let id = try #require(created["objectId"]?.stringValue)
             #expect(try await nodeB.object(in: "Blacklist", id: id, include: [], keys: []) == created)

@@ -14,7 +14,7 @@ import Testing
     static let masterKey = "remote-master-key"
 
     private static func data(
-        _ storage: FakeLeanStorage, timeout: Duration = .seconds(10), conversations: any ConversationObjects = FixedConversations()
+        _ storage: FakeLeanStorage, timeout: Duration = .seconds(10), conversations: any IMClass = FixedConversations()
     ) -> RemoteAppData {
         var settings = RemoteStorage(url: storage.url, appID: appID, masterKey: masterKey)
         settings.timeout = timeout
@@ -196,7 +196,14 @@ import Testing
             { try await data.delete(in: "_Conversation", id: "c1", condition: nil) },
         ]
         for write in writes { #expect(await Self.refusal(write)?.code == 119) }
-        #expect(await Self.refusal { _ = try await data.scan(in: "_Conversation", where: [:], scanKey: nil, cursor: nil, limit: 10) }?.code == 1)
+        // Walked from the IM store too, a page at a time.
+        var walked: [JSONValue] = [], cursor: String?
+        repeat {
+            let page = try await data.scan(in: "_Conversation", where: [:], scanKey: nil, cursor: cursor, limit: 1)
+            walked += page.results.compactMap { $0["objectId"] }
+            cursor = page.cursor
+        } while cursor != nil
+        #expect(walked == ["c1", "c2"])
         // Names that are not LeanStorage's are refused here, as the local store refuses them.
         #expect(await Self.refusal { _ = try await data.find(ObjectQuery(className: "Post/../x")) }?.code == 103)
         #expect(await Self.refusal { _ = try await data.object(in: "Post", id: "p1?keys=x", include: [], keys: []) }?.code == 104)
@@ -304,17 +311,24 @@ import Testing
 }
 
 /// Two conversations standing in for the IM store: those with the `where`'s objectId, else both; records the `where`s asked.
-private final class FixedConversations: ConversationObjects {
+private final class FixedConversations: IMClass {
     private let wheres = Mutex<[JSONValue]>([])
     var asked: [JSONValue] { wheres.withLock { $0 } }
+    let name = "_Conversation"
+    static let all: [JSONValue] = [
+        ["objectId": "c1", "name": "first", "m": ["alice", "bob"]],
+        ["objectId": "c2", "name": "second", "m": ["alice"]],
+    ]
 
-    func conversations(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
+    func objects(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
         wheres.withLock { $0.append(whereDocument) }
-        let all: [JSONValue] = [
-            ["objectId": "c1", "name": "first", "m": ["alice", "bob"]],
-            ["objectId": "c2", "name": "second", "m": ["alice"]],
-        ]
-        let matching = whereDocument["objectId"].map { id in all.filter { $0["objectId"] == id } } ?? all
+        let matching = whereDocument["objectId"].map { id in Self.all.filter { $0["objectId"] == id } } ?? Self.all
         return Array(matching.dropFirst(skip).prefix(limit))
+    }
+
+    /// One conversation a page.
+    func page(after objectID: String?, limit: Int) async throws -> IMClassPage {
+        let past = Self.all.filter { ($0["objectId"]?.stringValue ?? "") > objectID ?? "" }
+        return IMClassPage(objects: Array(past.prefix(1)), next: past.count > 1 ? past.first?["objectId"]?.stringValue : nil)
     }
 }

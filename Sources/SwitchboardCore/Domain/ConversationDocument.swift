@@ -32,12 +32,7 @@ enum ConversationDocument {
             object["unique"] = .bool(true)
             object["uniqueId"] = .string(conversation.id)
         }
-        if conversation.isTemporary {
-            object["temp"] = .bool(true)
-            if let expiresAt = conversation.expiresAt {
-                object["ttl"] = .int((expiresAt - conversation.createdAt) / 1000)
-            }
-        }
+        markTemporary(conversation, in: &object)
         if let last = conversation.lastMessageAt { object["lm"] = ISODate.object(milliseconds: last) }
         if let message = lastMessage {
             switch message.content {
@@ -54,11 +49,21 @@ enum ConversationDocument {
         }
         return .object(object)
     }
+
+    /// A temporary conversation's `temp`, and its `ttl`: seconds from its creation to its expiry.
+    private static func markTemporary(_ conversation: Conversation, in object: inout [String: JSONValue]) {
+        guard conversation.isTemporary else { return }
+        object["temp"] = .bool(true)
+        if let expiresAt = conversation.expiresAt {
+            object["ttl"] = .int((expiresAt - conversation.createdAt) / 1000)
+        }
+    }
 }
 
 extension ConversationDocument {
     /// A conversation as LeanCloud stores it in `_Conversation`, as hook scripts' queries
-    /// see it: each custom attribute its own field (as the SDK's `attr`), kinds as flags.
+    /// see it: each custom attribute its own field (as the SDK's `attr`), kinds as flags, and
+    /// a temporary conversation's `temp` and `ttl` as `encode` gives them.
     static func storageObject(_ conversation: Conversation) -> JSONValue {
         var object = conversation.attributes
         object.merge([
@@ -75,6 +80,7 @@ extension ConversationDocument {
         if let name = conversation.name { object["name"] = .string(name) }
         if conversation.uniqueKey != nil { object["uniqueId"] = .string(conversation.id) }
         if let last = conversation.lastMessageAt { object["lm"] = ISODate.object(milliseconds: last) }
+        markTemporary(conversation, in: &object)
         return .object(object)
     }
 }

@@ -1,3 +1,5 @@
+import SwitchboardJSON
+
 /// A device as LeanCloud's push knew it (`_Installation`): the SDKs save one from the app
 /// and subscribe it to a channel per client id, which is how an offline member's pushes
 /// find devices the IM login did not name (Android's above all).
@@ -51,5 +53,24 @@ public struct SavedInstallation: Sendable, Equatable {
         self.badge = badge
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+}
+
+extension SavedInstallation {
+    /// The device as LeanCloud's `_Installation` object: `GET /1.1/installations/<id>`'s
+    /// answer and the class's rows. Fields the device does not have are left out.
+    public var storageObject: JSONValue {
+        var object: [String: JSONValue] = [
+            "objectId": .string(objectID), "deviceType": .string(installation.deviceType.rawValue), "badge": .int(Int64(badge)),
+            "channels": .strings(installation.channels),
+            "createdAt": .string(ISODate.string(milliseconds: createdAt)), "updatedAt": .string(ISODate.string(milliseconds: updatedAt)),
+        ]
+        for (key, value) in [
+            ("deviceToken", installation.deviceToken), ("installationId", installation.installationID),
+            ("registrationId", installation.registrationID), ("vendor", installation.vendor),
+        ] {
+            if let value { object[key] = .string(value) }
+        }
+        return .object(object)
     }
 }

@@ -3,16 +3,20 @@ import SwitchboardJSON
 
 /// `_Conversation` as LeanStorage showed it (`new AV.Query('_Conversation')`,
 /// `/1.1/classes/_Conversation`), read from the IM store: LeanCloud's field names,
-/// read-only, with the app's rights (no visibility rules), temporary conversations left
-/// out as LeanCloud kept them elsewhere. A query it cannot run is a `StorageError` (102).
-public struct StoredConversations: ConversationObjects {
+/// read-only, with the app's rights (no visibility rules). Queries leave temporary
+/// conversations out, as LeanCloud kept them elsewhere; walks (`/1.1/scan/classes`, what an
+/// export reads) bring those still alive too, with `temp` and `ttl`. Expired ones are never
+/// shown. A query it cannot run is a `StorageError` (102).
+public struct StoredConversations: IMClass {
     let store: any MessageStore
 
     public init(store: any MessageStore) {
         self.store = store
     }
 
-    public func conversations(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
+    public var name: String { ConversationClass.name }
+
+    public func objects(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
         do {
             let filter = try DocumentFilter(whereDocument)
             let now = ServerClock.wallMilliseconds()
@@ -26,5 +30,14 @@ public struct StoredConversations: ConversationObjects {
         } catch let refusal as CommandError {
             throw StorageError.invalidQuery(refusal.detail ?? refusal.code.reason)
         }
+    }
+
+    public func page(after objectID: String?, limit: Int) async throws -> IMClassPage {
+        let read = try await store.conversations(after: objectID, limit: limit)
+        let now = ServerClock.wallMilliseconds()
+        return IMClassPage(
+            objects: read.filter { !$0.isExpired(at: now) }.map(ConversationDocument.storageObject),
+            next: read.count < limit ? nil : read.last?.id
+        )
     }
 }

@@ -3,20 +3,25 @@ import SwitchboardJSON
 
 /// The app's LeanStorage on another server (`hooks.storage`), for hook scripts: each call is
 /// one REST call to it, as LeanCloud's SDKs made them. `_Conversation` is Switchboard's
-/// own: read from the IM store as `LocalAppData` reads it, never sent to that server, and
-/// written only through the IM API. Names and ids are checked here first, so a script sees
-/// the same refusals as with the local store.
+/// own: read (queried and walked) from the IM store as `LocalAppData` reads it, never sent
+/// to that server, and written only through the IM API. `_Installation` and
+/// `_ConversationMemberInfo` are that server's, as its app's other classes. Names and ids
+/// are checked here first, so a script sees the same refusals as with the local store.
 public struct RemoteAppData: AppData {
     let client: LeanStorageClient
-    let conversations: any ConversationObjects
+    let conversations: any IMClass
 
-    public init(storage: RemoteStorage, conversations: any ConversationObjects) {
+    public init(storage: RemoteStorage, conversations: any IMClass) {
         client = LeanStorageClient(storage: storage)
         self.conversations = conversations
     }
 
+    private static func checkWritable(_ className: String) throws(StorageError) {
+        try IMClasses.checkWritable(className, refused: [ConversationClass.name])
+    }
+
     public func create(in className: String, body: [String: JSONValue], fetchWhenSave: Bool) async throws -> JSONValue {
-        try ConversationClass.checkWritable(className)
+        try Self.checkWritable(className)
         let answer = try await client.call(.POST, ["classes", className], query: Self.flag(fetchWhenSave), body: .object(body))
         guard answer["objectId"]?.stringValue != nil else { throw client.unexpected("a create in \(className)", answer) }
         return .object(answer)
@@ -34,7 +39,7 @@ public struct RemoteAppData: AppData {
     }
 
     public func update(in className: String, id: String, body: [String: JSONValue], condition: JSONValue?, fetchWhenSave: Bool) async throws -> JSONValue {
-        try ConversationClass.checkWritable(className)
+        try Self.checkWritable(className)
         try ClassNames.validate(objectID: id)
         let query = Self.condition(condition) + Self.flag(fetchWhenSave)
         var answer = try await client.call(.PUT, ["classes", className, id], query: query, body: .object(body))
@@ -44,7 +49,7 @@ public struct RemoteAppData: AppData {
     }
 
     public func delete(in className: String, id: String, condition: JSONValue?) async throws {
-        try ConversationClass.checkWritable(className)
+        try Self.checkWritable(className)
         try ClassNames.validate(objectID: id)
         _ = try await client.call(.DELETE, ["classes", className, id], query: Self.condition(condition))
     }
@@ -53,7 +58,7 @@ public struct RemoteAppData: AppData {
     public func find(_ query: ObjectQuery) async throws -> ObjectQuery.Result {
         try ClassNames.validate(className: query.className)
         if query.className == ConversationClass.name {
-            var result = try await ConversationClass.find(query, in: conversations)
+            var result = try await IMClasses.find(query, in: conversations)
             let selection = KeySelection(query.keys)
             if !selection.isEmpty { result.results = result.results.map(selection.apply) }
             return result
@@ -69,7 +74,7 @@ public struct RemoteAppData: AppData {
 
     public func scan(in className: String, where whereDocument: JSONValue, scanKey: String?, cursor: String?, limit: Int) async throws -> (results: [JSONValue], cursor: String?) {
         try ClassNames.validate(className: className)
-        if className == ConversationClass.name { throw ConversationClass.notScanned }
+        if className == ConversationClass.name { return try await IMClasses.scan(conversations, where: whereDocument, scanKey: scanKey, cursor: cursor, limit: limit) }
         var parameters = [("where", whereDocument.jsonString)]
         if limit > 0 { parameters.append(("limit", String(limit))) }
         if let scanKey { parameters.append(("scan_key", scanKey)) }

@@ -101,7 +101,7 @@ enum ConversationRoutes {
         for list in lists {
             routes.append(RESTRoute(.get, list.path, list.summary, query: listQuery) { call in
                 let conditions = try call.query.whereDocument()
-                let matching = try await core.storedConversations.conversations(
+                let matching = try await core.storedConversations.objects(
                     where: list.kind.map { .object(["$and": .array([conditions, $0])]) } ?? conditions,
                     order: call.query["order"], skip: Int(clamping: try call.query.number("skip") ?? 0),
                     limit: Int(clamping: try call.query.number("limit") ?? 100)
@@ -141,7 +141,7 @@ enum ConversationRoutes {
 
     /// A conversation as `_Conversation` has it.
     static func object(_ id: String, core: MessagingCore) async throws -> JSONValue {
-        guard let found = try await core.storedConversations.conversations(where: ["objectId": .string(id)], order: nil, skip: 0, limit: 1).first else {
+        guard let found = try await core.storedConversations.objects(where: ["objectId": .string(id)], order: nil, skip: 0, limit: 1).first else {
             throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
         }
         return found

@@ -42,7 +42,7 @@ enum InstallationRoutes {
             },
             RESTRoute(.get, "/1.1/installations/{object_id}", "A saved device with its channels and badge", appKeyAllowed: true) { call in
                 guard let saved = try await core.installation(objectID: call.path("object_id")) else { throw notFound(call) }
-                return json(saved)
+                return saved.storageObject
             },
             RESTRoute(.delete, "/1.1/installations/{object_id}", "Forget a saved device (master key)") { call in
                 guard try await core.deleteInstallation(objectID: call.path("object_id")) else { throw notFound(call) }
@@ -53,21 +53,6 @@ enum InstallationRoutes {
 
     private static func notFound(_ call: RESTCall) -> RESTNotFound {
         RESTNotFound(message: "Could not find object by id '\(call.path("object_id"))' for class '_Installation'.")
-    }
-
-    private static func json(_ saved: SavedInstallation) -> JSONValue {
-        let device = saved.installation
-        var object: [String: JSONValue] = [
-            "objectId": .string(saved.objectID), "deviceType": .string(device.deviceType.rawValue), "badge": .int(Int64(saved.badge)),
-            "channels": .strings(device.channels),
-            "createdAt": .string(ISODate.string(milliseconds: saved.createdAt)), "updatedAt": .string(ISODate.string(milliseconds: saved.updatedAt)),
-        ]
-        for (key, value) in [
-            ("deviceToken", device.deviceToken), ("installationId", device.installationID), ("registrationId", device.registrationID), ("vendor", device.vendor),
-        ] {
-            if let value { object[key] = .string(value) }
-        }
-        return .object(object)
     }
 
     private static func installation(from body: [String: JSONValue]) throws -> Installation {

@@ -4,8 +4,9 @@ import SwitchboardJSON
 
 /// LeanStorage's REST API over the app's data, as `/1.1/classes` answered on LeanCloud:
 /// objects created, read, updated, deleted and queried, `/1.1/batch` and
-/// `/1.1/scan/classes`. `_Conversation` is read here too; it changes only through the IM
-/// API. Master key only (no ACLs here): `ServerRESTAPI` checks it as for its own routes.
+/// `/1.1/scan/classes`. The IM classes (`_Conversation`, `_ConversationMemberInfo`,
+/// `_Installation`; see `IMClasses`) are read and walked here too; they change only through
+/// the IM API. Master key only (no ACLs here): `ServerRESTAPI` checks it as for its own routes.
 /// `GET /1.1/classes/_ConversationMemberInfo` stays `ClientRESTAPI`'s: the router takes a
 /// path's fixed segment before a parameter.
 enum StorageRoutes {
