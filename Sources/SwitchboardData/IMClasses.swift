@@ -73,8 +73,11 @@ public struct IMClasses: Sendable {
         let limit = ScanWalk.limit(limit)
         let filter = try DocumentFilter.storage(whereDocument, maxTerms: LocalAppData.maxTerms)
         let start = [try cursor.map { try ScanCursor(text: $0, order: order).position.objectID }, ScanWalk.objectIDFloor(whereDocument)].compactMap { $0 }.max()
-        let page = try await ScanWalk.run(from: start, limit: limit, filter: filter) { after in
-            let page = try await imClass.page(after: after, limit: limit)
+        // A `where` may match few: the class is read in large pages then (a page of roles reads
+        // every conversation with managers), and the walk stops at the `limit`th match.
+        let pageSize = whereDocument.objectValue?.isEmpty == true ? limit : ObjectQuery.maxLimit
+        let page = try await ScanWalk.run(from: start, limit: limit, pageSize: pageSize, filter: filter) { after in
+            let page = try await imClass.page(after: after, limit: pageSize)
             return .init(objects: page.objects.map { ($0, $0["objectId"]?.stringValue ?? "") }, next: page.next)
         }
         return (page.results, page.next.map { ScanCursor(order: order, position: .init(time: 0, objectID: $0)).text })

@@ -14,7 +14,7 @@ extension LocalAppData {
         if order == DocumentOrder(.objectID), let floor = ScanWalk.objectIDFloor(whereDocument), floor > start?.objectID ?? "" {
             start = .init(time: 0, objectID: floor)
         }
-        let page = try await ScanWalk.run(from: start, limit: limit, filter: filter) { position in
+        let page = try await ScanWalk.run(from: start, limit: limit, pageSize: limit, filter: filter) { position in
             let documents = try await store.documents(in: className, order: order, after: position, limit: limit)
             return .init(
                 objects: documents.map { ($0.json, .init(after: $0, in: order)) },

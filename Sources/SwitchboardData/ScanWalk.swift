@@ -13,12 +13,13 @@ enum ScanWalk {
     }
 
     /// The matches, and the position to go on from (nil once the class is walked).
+    /// `pageSize`: the rows `read` reads at most (`limit`, or more for a sparse match).
     static func run<Position>(
-        from start: Position?, limit: Int, filter: DocumentFilter, read: (Position?) async throws -> Page<Position>
+        from start: Position?, limit: Int, pageSize: Int, filter: DocumentFilter, read: (Position?) async throws -> Page<Position>
     ) async throws -> (results: [JSONValue], next: Position?) {
         var position = start
         var results: [JSONValue] = []
-        for _ in 0..<max(LocalAppData.maxDocumentsRead / limit, 1) {
+        for _ in 0..<max(LocalAppData.maxDocumentsRead / max(pageSize, 1), 1) {
             let page = try await read(position)
             for object in page.objects where filter.matches(object.json) {
                 results.append(object.json)

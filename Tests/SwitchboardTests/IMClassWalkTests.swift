@@ -229,6 +229,29 @@ import Testing
         #expect(report.outcome == .value(#"{"content":"room 0,room 1,room 2,room 3,room 4|bob Manager|\#(saved.objectID) phone|119"}"#))
     }
 
+    /// A walk of an app class resumed from an id (`objectId` `$gt`/`$gte`, as an export
+    /// run again asks) starts there and gives just what follows, in pages.
+    @Test func anAppClassWalkResumesFromAnID() async throws {
+        let counter = ClassReadCounter(try SQLiteStore(path: TestServer.temporaryDirectory() + "/data.sqlite"))
+        let data = LocalAppData(store: counter)
+        var ids: [String] = []
+        for n in 0..<12 { ids.append(try await data.create(in: "Row", body: ["n": .int(Int64(n)), "even": .bool(n % 2 == 0)], fetchWhenSave: false)["objectId"]?.stringValue ?? "") }
+        ids = Self.byteOrder(ids)
+        for (condition, from) in [("$gt", 5), ("$gte", 4)] {
+            var walked: [String] = [], cursor: String?
+            repeat {
+                let page = try await data.scan(in: "Row", where: ["objectId": [condition: .string(ids[4])]], scanKey: nil, cursor: cursor, limit: 3)
+                walked += page.results.compactMap { $0["objectId"]?.stringValue }
+                cursor = page.cursor
+            } while cursor != nil
+            #expect(walked == Array(ids[from...]), "\(condition)")
+            // Past ids[4]: three pages of 3, 3 and 1, none before it.
+            if condition == "$gt" { #expect(counter.classPagesRead == 3) }
+        }
+        let evens = try await data.scan(in: "Row", where: ["$and": [["objectId": ["$gt": .string(ids[0])]], ["even": true]]], scanKey: nil, cursor: nil, limit: 100)
+        #expect(evens.results.count == 6 - (try await data.object(in: "Row", id: ids[0], include: [], keys: [])?["even"] == true ? 1 : 0))
+    }
+
     /// PostgreSQL walks conversations and installations byte by byte, where the database
     /// sorts text by a locale's rules (en-US puts `_c` before `-d`, `b2` before `B2`).
     @Test(.enabled(if: TestDatabase.usesPostgres, "needs PostgreSQL"))

@@ -47,7 +47,7 @@ enum StorageRoutes {
             route(.delete, "/1.1/classes/{class_name}/{object_id}", "Delete an object, or several (ids joined by commas); with where, only if it matches (else 305)", query: [.string("where")]) { call in
                 .delete(className: call.path("class_name"), ids: call.path("object_id"), parameters: call.query.json)
             },
-            route(.get, "/1.1/scan/classes/{class_name}", "Walk a class a page at a time, in scan_key order, from cursor: {results, cursor} (null at the end)", query: [
+            route(.get, "/1.1/scan/classes/{class_name}", "Walk a class a page at a time, in scan_key order (the IM classes _Conversation, _ConversationMemberInfo and _Installation by objectId), from cursor: {results, cursor} (null at the end)", query: [
                 .string("where"), .string("scan_key"), .string("cursor"), .integer("limit"),
             ]) { call in
                 .scan(className: call.path("class_name"), parameters: call.query.json)
