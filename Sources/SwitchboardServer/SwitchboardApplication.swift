@@ -174,7 +174,7 @@ public struct SwitchboardApplication: Sendable {
         routes.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
         let route = RTMRoute(appID: config.appID, publicURL: config.publicURL)
         routes.get("/v1/route") { request, _ in route.respond(to: request) }
-        ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core).register(on: &routes)
+        ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core, appData: appData).register(on: &routes)
         ServerRESTAPI(
             appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core, appData: appData,
             rateLimits: config.restRateLimits, metrics: hooks.metrics

@@ -150,6 +150,10 @@ import Testing
         let role = try #require(roles.rows.first)
         #expect(role["cid"] as? String == cid && role["clientId"] as? String == "bob" && role["role"] as? String == "Manager")
         #expect(role["createdAt"] is String && role["updatedAt"] is String)
+        // Queried by conversation with the master key, as any class, and counted.
+        let (_, ofTeam) = try await server.rest("GET", TestServer.path("/1.1/classes/_ConversationMemberInfo", ["where": #"{"cid":"\#(cid)"}"#, "count": "1"]))
+        #expect((ofTeam["results"] as? [[String: Any]])?.compactMap { $0["objectId"] as? String } == [infoID] && ofTeam["count"] as? Int == 1)
+        #expect(try await server.rest("GET", "/1.1/classes/_ConversationMemberInfo/\(infoID)").1["clientId"] as? String == "bob")
 
         let writes: [(String, String)] = [
             ("POST", "/1.1/classes/_Installation"), ("PUT", "/1.1/classes/_Installation/\(phoneID)"), ("DELETE", "/1.1/classes/_Installation/\(phoneID)"),

@@ -106,11 +106,15 @@ import Testing
     }
 
     /// The IM SDKs' `GET /1.1/classes/_ConversationMemberInfo` is still the IM API's (a
-    /// client's session token, not the master key), not a class of the app's data.
+    /// client's session token); with the master key and no client it is LeanStorage's query.
     @Test func memberInfoStaysTheIMAPIs() async throws {
         let server = try await TestServer.start()
-        let (status, answer) = try await server.rest("GET", "/1.1/classes/_ConversationMemberInfo")
+        let (status, answer) = try await server.rest("GET", "/1.1/classes/_ConversationMemberInfo?client_id=bob")
         #expect(status == 401 && answer["code"] as? Int == 4112)
+        let (appKey, refused) = try await server.rest("GET", "/1.1/classes/_ConversationMemberInfo", key: server.config.appKey)
+        #expect(appKey == 401 && refused["code"] as? Int == 4112)
+        let (master, none) = try await server.rest("GET", "/1.1/classes/_ConversationMemberInfo")
+        #expect(master == 200 && (none["results"] as? [Any])?.isEmpty == true)
         let (wrong, _) = try await server.restExchange("POST", "/1.1/classes/_ConversationMemberInfo", body: ["x": 1])
         #expect(wrong.statusCode == 405 && wrong.value(forHTTPHeaderField: "Allow") == "GET")
         // Its objects by id are no route of the IM API's: the app's data answers.

@@ -1,17 +1,20 @@
 import Foundation
 import Hummingbird
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardJSON
 
 /// The parts of LeanCloud's REST API the realtime SDKs call for a logged-in client:
 /// `GET /1.1/classes/_ConversationMemberInfo` (member roles) and `GET /1.1/rtm/notifications`. A request names the app
 /// (`X-LC-Id`, and `X-LC-Key` with the app key or `<master key>,master`) and the client (`client_id`, with the session token its login
-/// gave in `X-LC-IM-Session-Token`).
+/// gave in `X-LC-IM-Session-Token`). A query of `_ConversationMemberInfo` that names no client, with the master key
+/// (the app's server, an export), is LeanStorage's query of the class in `appData`, as of any class.
 struct ClientRESTAPI {
     let appID: String
     let appKey: String
     let masterKey: String
     let core: MessagingCore
+    let appData: any AppData
 
     func register(on router: inout HTTPRoutes) {
         // The SDKs' catch-up on notices missed while offline. Switchboard replays those over
@@ -22,7 +25,13 @@ struct ClientRESTAPI {
             await respond(to: request) { _ in ["hasMore": false, "notifications": []] }
         }
         router.get("/1.1/classes/_ConversationMemberInfo") { request, _ in
-            await respond(to: request) { clientID in
+            let parameters = QueryParameters(request)
+            if parameters["client_id"] == nil, request.header("X-LC-Id") == appID, request.carriesMasterKey(masterKey) {
+                return await RESTResponse.answering {
+                    try await StorageCall.find(className: IMClasses.memberInfo, parameters: parameters.json).run(on: appData).body
+                }
+            }
+            return await respond(to: request) { clientID in
                 let whereDocument = try QueryParameters(request).whereDocument()
                 return ["results": .array(try await core.memberInfoObjects(where: whereDocument, for: clientID))]
             }

@@ -59,7 +59,7 @@ struct ServerRESTAPI {
     /// and answers with the route's reply; refusals answer with LeanCloud's code and a message.
     private func respond(to request: Request, parameters: Parameters, route: RESTRoute) async -> Response {
         let appKey = route.appKeyAllowed && request.header("X-LC-Key") == self.appKey
-        guard request.header("X-LC-Id") == appID, appKey || isMaster(request) else {
+        guard request.header("X-LC-Id") == appID, appKey || request.carriesMasterKey(masterKey) else {
             return RESTResponse.error(.unauthorized, code: 401, "Unauthorized.")
         }
         if let rateClass = route.rateClass, let wait = limiter.admit(rateClass, at: ServerClock.wallMilliseconds()) {
@@ -86,12 +86,6 @@ struct ServerRESTAPI {
         } catch {
             return RESTResponse.refusal(error)
         }
-    }
-
-    private func isMaster(_ request: Request) -> Bool {
-        if let key = request.header("X-LC-Key") { return key == masterKey + ",master" }
-        if let signature = request.header("X-LC-Sign") { return RequestSignature.isValidMaster(signature, masterKey: masterKey) }
-        return false
     }
 
     /// The JSON object of the body; none is an empty one.
