@@ -29,4 +29,7 @@ public protocol AppData: Sendable {
     /// `scanKey` order (`objectId`, `createdAt` or `updatedAt`, `-` for descending), from
     /// `cursor`; the answer's cursor is nil at the end.
     func scan(in className: String, where whereDocument: JSONValue, scanKey: String?, cursor: String?, limit: Int) async throws -> (results: [JSONValue], cursor: String?)
+
+    /// The app's classes (`GET /1.1/schemas`), in name order.
+    func classNames() async throws -> [String]
 }

@@ -31,4 +31,7 @@ public protocol DocumentStore: Sendable {
     /// Deletes a document, with its index entries, if `check` does not throw for it (in the
     /// same transaction). False when there is no such document.
     func delete(in className: String, id: String, check: @escaping @Sendable (StoredDocument) throws -> Void) async throws -> Bool
+
+    /// The classes that have a document, in name order.
+    func classNames() async throws -> [String]
 }

@@ -18,6 +18,11 @@ public struct LocalAppData: AppData {
 
     public static func wallMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
+    /// The classes with objects, and the IM classes an IM store answers.
+    public func classNames() async throws -> [String] {
+        Set(try await store.classNames()).union(IMClasses.names.filter { imClasses[$0] != nil }).sorted()
+    }
+
     public func create(in className: String, body: [String: JSONValue], fetchWhenSave: Bool) async throws -> JSONValue {
         try IMClasses.checkWritable(className)
         let changes = try FieldChanges(body, creating: true)

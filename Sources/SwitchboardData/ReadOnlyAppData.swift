@@ -38,4 +38,8 @@ public struct ReadOnlyAppData: AppData {
     public func scan(in className: String, where whereDocument: JSONValue, scanKey: String?, cursor: String?, limit: Int) async throws -> (results: [JSONValue], cursor: String?) {
         try await base.scan(in: className, where: whereDocument, scanKey: scanKey, cursor: cursor, limit: limit)
     }
+
+    public func classNames() async throws -> [String] {
+        try await base.classNames()
+    }
 }

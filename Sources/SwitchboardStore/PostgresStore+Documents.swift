@@ -100,6 +100,10 @@ extension PostgresStore: DocumentStore {
         return try await all(PostgresQuery(stringInterpolation: sql)).map(RowMapping.document)
     }
 
+    public func classNames() async throws -> [String] {
+        try await all(PostgresQuery(unsafeSQL: DocumentStoreSQL.classNames)).compactMap { $0.string("name") }
+    }
+
     public func update(in className: String, id: String, _ change: @escaping @Sendable (StoredDocument) throws -> StoredDocument) async throws -> StoredDocument? {
         try await transaction { connection in
             guard let stored = try await Self.lockedDocument(in: className, id: id, connection, logger) else { return nil }

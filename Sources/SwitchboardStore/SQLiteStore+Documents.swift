@@ -41,6 +41,12 @@ extension SQLiteStore: DocumentStore {
         )
     }
 
+    public func classNames() async throws -> [String] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: DocumentStoreSQL.classNames)
+        }
+    }
+
     public func documents(in className: String, ids: [String]) async throws -> [StoredDocument] {
         guard !ids.isEmpty else { return [] }
         return try await pool.read { db in

@@ -380,4 +380,8 @@ private struct SlowAppData: AppData {
     func scan(in className: String, where whereDocument: JSONValue, scanKey: String?, cursor: String?, limit: Int) async throws -> (results: [JSONValue], cursor: String?) {
         try await base.scan(in: className, where: whereDocument, scanKey: scanKey, cursor: cursor, limit: limit)
     }
+
+    func classNames() async throws -> [String] {
+        try await base.classNames()
+    }
 }

@@ -41,7 +41,7 @@ struct ServerRESTAPI {
     static func routes(_ core: MessagingCore, appData: any AppData) -> [RESTRoute] {
         ConversationRoutes.routes(core) + ModerationRoutes.routes(core) + MessageRoutes.routes(core)
             + SystemConversationRoutes.routes(core) + ClientRoutes.routes(core) + InstallationRoutes.routes(core)
-            + StorageRoutes.routes(appData)
+            + StorageRoutes.routes(appData) + SchemaRoutes.routes(appData)
     }
 
     func register(on router: inout HTTPRoutes) {

@@ -84,6 +84,11 @@ public struct RemoteAppData: AppData {
         return (results, answer["cursor"]?.stringValue)
     }
 
+    /// The classes the server's `/1.1/schemas` names.
+    public func classNames() async throws -> [String] {
+        try await client.call(.GET, ["schemas"]).keys.sorted()
+    }
+
     private static func selection(include: [String], keys: [String]) -> [(String, String)] {
         (include.isEmpty ? [] : [("include", include.joined(separator: ","))]) + (keys.isEmpty ? [] : [("keys", keys.joined(separator: ","))])
     }

@@ -39,6 +39,10 @@ final class ClassReadCounter: DocumentStore {
         try await store.update(in: className, id: id, change)
     }
 
+    func classNames() async throws -> [String] {
+        try await store.classNames()
+    }
+
     func delete(in className: String, id: String, check: @escaping @Sendable (StoredDocument) throws -> Void) async throws -> Bool {
         try await store.delete(in: className, id: id, check: check)
     }
