@@ -5,6 +5,6 @@ struct LeanCloudCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "leancloud",
         abstract: "Move an app in from LeanCloud.",
-        subcommands: [LeanCloudImport.self]
+        subcommands: [LeanCloudImport.self, LeanCloudExport.self]
     )
 }

@@ -21,6 +21,8 @@ final class FakeLeanStorage: Sendable {
 
     /// How each request is answered; `{}` until a test says otherwise.
     let answer = Mutex<Answer>({ _ in (200, "{}") })
+    /// The `Retry-After` each answer has, if any.
+    let retryAfter = Mutex<String?>(nil)
     /// How long each request waits before its answer.
     let delay = Mutex<Duration>(.zero)
     private let seen = Mutex<[Seen]>([])
@@ -47,7 +49,9 @@ final class FakeLeanStorage: Sendable {
                 storage.seen.withLock { $0.append(seen) }
                 try await Task.sleep(for: storage.delay.withLock { $0 })
                 let (status, text) = storage.answer.withLock { $0 }(seen)
-                return Response(status: .init(code: status), headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+                var fields: HTTPFields = [.contentType: "application/json"]
+                if let wait = storage.retryAfter.withLock({ $0 }) { fields[.retryAfter] = wait }
+                return Response(status: .init(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(string: text)))
             }
         }
         let server = try await LocalHTTPServer.start(router, label: "fake-leanstorage")
