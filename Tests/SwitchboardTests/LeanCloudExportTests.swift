@@ -34,18 +34,32 @@ extension ConfigAndCLITests {
         let folder = TestServer.temporaryDirectory() + "/export"
         // Slow and in small pages, so that the kills land inside a pass.
         let arguments = ExportedApp.exportArguments(server, folder, rate: 25) + ["--page-size", "3"]
-        let inClasses = try await ExportedApp.killed(arguments, folder: folder) { state in
+        let inClasses = try await ExportedApp.interrupted(arguments, folder: folder) { state in
             state["classes"]?.arrayValue?.contains { ($0["count"]?.int64Value ?? 0) > 0 } == true
         }
-        #expect(inClasses, "the first run was to be killed while walking the classes")
-        let inMessages = try await ExportedApp.killed(arguments, folder: folder) { state in
+        #expect(inClasses.sent && inClasses.ending == .uncaughtSignal, "the first run was to be killed while walking the classes")
+        // As if it was killed between writing a page and recording it: what follows the
+        // recorded lengths goes when the export is taken up again.
+        for file in try ExportedApp.lineCounts(folder).keys {
+            let handle = try #require(FileHandle(forWritingAtPath: folder + "/" + file))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(#"{"objectId":"half a line"#.utf8))
+            try handle.close()
+        }
+        // Ctrl-C: the run saves, says so and stops.
+        let inLists = try await ExportedApp.interrupted(arguments, folder: folder, with: SIGINT) { state in
+            (state["conversations"]?["visited"]?.int64Value ?? 0) > 0
+        }
+        #expect(inLists.sent && inLists.ending == .exit && inLists.status == 130, "\(inLists.output)")
+        #expect(inLists.output.contains("interrupted after") && inLists.output.contains("the same command goes on from there"), "\(inLists.output)")
+        let inMessages = try await ExportedApp.interrupted(arguments, folder: folder) { state in
             (state["messages"]?["inFile"]?.int64Value ?? 0) > 0
         }
-        #expect(inMessages, "the second run was to be killed while reading messages")
+        #expect(inMessages.sent && inMessages.ending == .uncaughtSignal, "the third run was to be killed while reading messages")
         let last = try await Self.switchboard(arguments)
         #expect(last.status == 0, "\(last.output)")
         let runs = try ExportedApp.manifest(folder)["runs"]?.arrayValue ?? []
-        #expect(runs.count == 1 && runs[0]["finished"]?.stringValue != nil, "one run, taken up twice, then finished")
+        #expect(runs.count == 1 && runs[0]["finished"]?.stringValue != nil, "one run, taken up three times, then finished")
         try app.expectExported(in: folder)
         try await server.stop()
     }

@@ -72,12 +72,12 @@ final class Exporter {
             report("finished")
             return 0
         } catch is CancellationError {
-            report("interrupted: what was fetched is saved; run the same command again to go on")
+            report("interrupted", then: "what was fetched is saved; the same command goes on from there")
             return 130
         } catch {
             progress.clear()
             FileHandle.standardError.write(Data("leancloud export: \(error)\n".utf8))
-            report("stopped: \(error)")
+            report("stopped", then: "\(error)")
             return 1
         }
     }
@@ -140,19 +140,20 @@ final class Exporter {
     }
 
     private var status: String {
-        let elapsed = ContinuousClock.now - started
-        let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 0.001)
-        return passStatus + String(format: " · %.1f req/s", Double(client.requests) / seconds) + " · " + ExportProgress.format(elapsed)
+        passStatus + (client.rate.map { String(format: " · %.1f req/s", $0) } ?? "") + " · " + ExportProgress.format(ContinuousClock.now - started)
     }
 
     func unexpected(_ what: String, _ answer: JSONValue) -> ExportFailure {
         ExportFailure("\(client.client.server) answered \(what) with \(String(answer.jsonString.prefix(200))), not what LeanCloud answers")
     }
 
-    private func report(_ outcome: String) {
+    /// The summary, on standard output: how the run ended, and what it fetched (all its
+    /// processes together, when it was taken up again).
+    private func report(_ outcome: String, then note: String? = nil) {
         progress.clear()
-        guard let run = folder.manifest.runs.last else { return print("leancloud export of \(settings.appID): \(outcome)") }
-        var lines = ["leancloud export of \(settings.appID) into \(settings.folder): \(outcome) after \(ExportProgress.format(ContinuousClock.now - started))"]
+        let ending = outcome + " after " + ExportProgress.format(ContinuousClock.now - started) + (note.map { "; " + $0 } ?? "")
+        guard let run = folder.manifest.runs.last else { return print("leancloud export of \(settings.appID): \(ending)") }
+        var lines = ["leancloud export of \(settings.appID) into \(settings.folder): \(ending)"]
         if let since = run.since { lines.append("  asked for what changed since \(since)") }
         let width = max(run.counts.keys.map(\.count).max() ?? 0, 8)
         for (name, count) in run.counts.sorted(by: { $0.key < $1.key }) {

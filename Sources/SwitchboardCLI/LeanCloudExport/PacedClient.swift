@@ -17,6 +17,7 @@ final class PacedClient {
     private(set) var requests = 0
     private(set) var retries = 0
     private var nextStart = ContinuousClock.now
+    private var firstStart: ContinuousClock.Instant?
     static let longestWait = Duration.seconds(60)
 
     init(storage: RemoteStorage, rate: Double, retryFor: Duration) {
@@ -69,6 +70,14 @@ final class PacedClient {
         let now = ContinuousClock.now
         if nextStart > now { try await Task.sleep(until: nextStart) }
         nextStart = max(now, nextStart) + interval
+        if firstStart == nil { firstStart = ContinuousClock.now }
+    }
+
+    /// Requests a second since the first (nil before the second).
+    var rate: Double? {
+        guard let firstStart, requests > 1 else { return nil }
+        let elapsed = ContinuousClock.now - firstStart
+        return Double(requests - 1) / max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 0.001)
     }
 
     /// `Retry-After` in seconds, or as an HTTP date.

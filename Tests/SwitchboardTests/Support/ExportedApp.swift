@@ -134,26 +134,32 @@ struct ExportedApp {
         return counts
     }
 
-    /// Runs `switchboard` with `arguments` and SIGKILLs it once the manifest's state shows
-    /// `progress`; whether it was killed (rather than ending first).
-    static func killed(_ arguments: [String], folder: String, when progress: @escaping (JSONValue) -> Bool) async throws -> Bool {
+    /// Runs `switchboard` with `arguments` and sends it `signal` once the manifest's state
+    /// shows `progress`: whether it was sent before the run ended, how the run ended (the
+    /// exit status, or the signal that ended it) and what it printed.
+    static func interrupted(
+        _ arguments: [String], folder: String, with signal: Int32 = SIGKILL, when progress: @escaping (JSONValue) -> Bool
+    ) async throws -> (sent: Bool, ending: Process.TerminationReason, status: Int32, output: String) {
+        let output = TestServer.temporaryDirectory() + "/export-\(UUID().uuidString.prefix(8)).out"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ServerProcess.executable)
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = FileHandle.nullDevice
         let (ended, finish) = AsyncStream.makeStream(of: Void.self)
         process.terminationHandler = { _ in finish.finish() }
         try process.run()
+        var sent = false
         let deadline = ContinuousClock.now + .seconds(120)
         while process.isRunning, ContinuousClock.now < deadline {
             if let state = try? manifest(folder)["state"], progress(state) {
-                kill(process.processIdentifier, SIGKILL)
+                sent = kill(process.processIdentifier, signal) == 0
                 break
             }
             try await Task.sleep(for: .milliseconds(10))
         }
         for await _ in ended {}
-        return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+        return (sent, process.terminationReason, process.terminationStatus, try String(contentsOfFile: output, encoding: .utf8))
     }
 }
