@@ -125,6 +125,17 @@ extension ConfigAndCLITests {
         await fake.stop()
     }
 
+    @Test func aServerThatCannotBeReachedIsTriedUntilRetryForThenGivenUpOn() async throws {
+        // Nothing listens on port 1: each try is refused at once.
+        let folder = TestServer.temporaryDirectory() + "/export"
+        let run = try await Self.switchboard([
+            "leancloud", "export", "--server", "http://127.0.0.1:1", "--app-id", "app", "--master-key", "k", "--out", folder, "--retry-for", "2",
+        ])
+        #expect(run.status == 1)
+        #expect(run.output.contains("gave up on GET /1.1/schemas after 3 tries"), "\(run.output)")
+        #expect(run.output.contains("cannot be reached") && run.output.contains("Run the same command again later"), "\(run.output)")
+    }
+
     @Test func aWrongMasterKeyStopsAtTheFirstRequestWithLeanCloudsCode() async throws {
         let server = try await TestServer.start()
         let folder = TestServer.temporaryDirectory() + "/export"
