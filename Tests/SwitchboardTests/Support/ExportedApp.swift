@@ -14,6 +14,9 @@ struct ExportedApp {
     /// Subscribers by system conversation.
     var subscribers: [String: [String]] = [:]
     var messages: [String] = []
+    /// Managers by conversation, and the saved devices' tokens.
+    var managers: [String: [String]] = [:]
+    var deviceTokens: [String] = []
 
     static func fill(_ server: TestServer, objects count: Int, messages: Int) async throws -> ExportedApp {
         var app = ExportedApp()
@@ -32,6 +35,12 @@ struct ExportedApp {
         for client in ["alice", "bob"] {
             #expect(try await server.rest("POST", "/1.2/rtm/service-conversations/\(news)/subscribers", body: ["client_id": client]).0 == 200)
             app.subscribers[news, default: []].append(client)
+        }
+        #expect(try await server.rest("POST", "/1.2/rtm/conversations/\(team)/member-infos", body: ["clientId": "bob", "role": "Manager"]).0 == 200)
+        app.managers[team] = ["bob"]
+        for token in [String(repeating: "ab", count: 32), String(repeating: "cd", count: 32)] {
+            #expect(try await server.rest("POST", "/1.1/installations", body: ["deviceType": "ios", "deviceToken": token, "channels": ["bob"]]).0 < 300)
+            app.deviceTokens.append(token)
         }
         _ = try await app.send(server, count: messages - messages / 2, in: team)
         _ = try await app.send(server, count: messages / 2, in: quiet)
@@ -77,9 +86,12 @@ struct ExportedApp {
         }
         let conversationRows = try Self.lines(folder, "classes/_Conversation.jsonl")
         #expect(conversationRows.compactMap { $0["objectId"]?.stringValue }.sorted() == conversations.sorted())
-        for file in ["classes/_ConversationMemberInfo.jsonl", "classes/_Installation.jsonl"] {
-            #expect(FileManager.default.fileExists(atPath: folder + "/" + file), "\(file)")
-        }
+        let roles = try Self.lines(folder, "classes/_ConversationMemberInfo.jsonl").filter { $0["role"] == "Manager" }
+        #expect(roles.map { ($0["cid"]?.stringValue ?? "") + "/" + ($0["clientId"]?.stringValue ?? "") }.sorted()
+            == managers.flatMap { conversation, clients in clients.map { conversation + "/" + $0 } }.sorted())
+        let devices = try Self.lines(folder, "classes/_Installation.jsonl")
+        #expect(devices.compactMap { $0["deviceToken"]?.stringValue }.sorted() == deviceTokens.sorted())
+        #expect(devices.allSatisfy { $0["channels"] == ["bob"] && $0["deviceType"] == "ios" })
 
         let listRows = try Self.lines(folder, "conversations/lists.jsonl")
         #expect(listRows.compactMap { $0["conv-id"]?.stringValue }.sorted() == lists.keys.sorted())
