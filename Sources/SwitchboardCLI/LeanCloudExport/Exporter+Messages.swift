@@ -1,5 +1,4 @@
 import Foundation
-import SwitchboardData
 import SwitchboardJSON
 
 extension Exporter {
@@ -10,11 +9,11 @@ extension Exporter {
     /// `GET /1.2/rtm/messages?reversed=true` from the last one's timestamp and id (left out),
     /// into `messages/000001.jsonl` and on; an empty page is the end.
     func exportMessages() async throws {
-        var firstTimestamp = folder.manifest.state.messages.timestamp
-        let passStart = ContinuousClock.now
         while true {
             var position = folder.manifest.state.messages
-            passStatus = "messages \(ExportProgress.count(run.counts["messages"] ?? 0))" + Self.timeLeft(from: firstTimestamp, at: position.timestamp, since: passStart)
+            // How many there will be is not known: how far they have come is shown instead.
+            passStatus = "messages \(ExportProgress.count(run.counts["messages"] ?? 0))"
+                + (position.timestamp.map { " (up to \(ISODate.string(milliseconds: $0).prefix(16).replacingOccurrences(of: "T", with: " ")))" } ?? "")
             var query = [("reversed", "true"), ("limit", String(settings.pageSize))]
             if let timestamp = position.timestamp { query.append(("timestamp", String(timestamp))) }
             if let msgid = position.msgid { query.append(("msgid", msgid)) }
@@ -23,7 +22,6 @@ extension Exporter {
             // The start is left out; should a server give it again, it is not taken twice.
             let messages = page.filter { position.msgid == nil || $0["msg-id"]?.stringValue != position.msgid }
             guard let last = messages.last else { return }
-            if firstTimestamp == nil { firstTimestamp = messages.first?["timestamp"]?.int64Value }
             guard let timestamp = last["timestamp"]?.int64Value, let msgid = last["msg-id"]?.stringValue else {
                 throw unexpected("GET /1.2/rtm/messages", last)
             }
@@ -48,13 +46,5 @@ extension Exporter {
     /// `messages/000001.jsonl`.
     static func messagesFile(_ number: Int) -> String {
         "messages/" + String(format: "%06d", number) + ".jsonl"
-    }
-
-    /// Time left by how far the messages have come from `first` towards now, at the pace so far.
-    static func timeLeft(from first: Int64?, at position: Int64?, since start: ContinuousClock.Instant) -> String {
-        guard let position, let from = first else { return "" }
-        let now = LocalAppData.wallMilliseconds()
-        guard position > from, now > position else { return "" }
-        return " · " + ExportProgress.format((ContinuousClock.now - start) * (Double(now - position) / Double(position - from))) + " left"
     }
 }

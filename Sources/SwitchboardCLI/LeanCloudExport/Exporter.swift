@@ -140,7 +140,7 @@ final class Exporter {
     }
 
     private var status: String {
-        passStatus + (client.rate.map { String(format: " · %.1f req/s", $0) } ?? "") + " · " + ExportProgress.format(ContinuousClock.now - started)
+        passStatus + (client.rate.map { String(format: " · %.1f req/s", $0) } ?? "") + " · " + ExportProgress.format(ContinuousClock.now - started) + " in"
     }
 
     func unexpected(_ what: String, _ answer: JSONValue) -> ExportFailure {
