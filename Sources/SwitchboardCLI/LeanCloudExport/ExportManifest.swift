@@ -61,13 +61,17 @@ struct ExportState: Codable, Equatable {
     /// A walk through a class by `objectId`.
     struct ClassPass: Codable, Equatable {
         var name: String
+        /// Only objects updated from this on are asked for: the run's `since`, for a class an
+        /// earlier run exported (or with `--since`); nil for one this run exports first.
+        var since: String?
         /// The greatest objectId written so far: the walk goes on past it.
         var last: String?
         var count = 0
         var done = false
 
-        init(name: String) {
+        init(name: String, since: String?) {
             self.name = name
+            self.since = since
         }
     }
 

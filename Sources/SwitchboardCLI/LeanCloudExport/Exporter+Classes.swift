@@ -4,13 +4,13 @@ extension Exporter {
     /// Walks each class of the run with `/1.1/scan/classes`, by objectId, into
     /// `classes/<Class>.jsonl`, a page at a time. Taken up again, a walk goes on past the
     /// last objectId written (a scan's cursor lasts ten minutes on LeanCloud, and this one
-    /// died with the process); in a later run it asks only for objects updated since.
+    /// died with the process); in a later run it asks only for objects updated since (a
+    /// class named for the first time whole).
     func exportClasses() async throws {
-        let since = run.since
         let classes = folder.manifest.state.classes
         for (index, pass) in classes.enumerated() where !pass.done {
             var base: [String: JSONValue] = [:]
-            if let since { base["updatedAt"] = ["$gte": ["__type": "Date", "iso": .string(since)]] }
+            if let since = pass.since { base["updatedAt"] = ["$gte": ["__type": "Date", "iso": .string(since)]] }
             if let last = pass.last { base["objectId"] = ["$gt": .string(last)] }
             let file = "classes/\(pass.name).jsonl"
             var cursor: String?

@@ -96,9 +96,13 @@ final class Exporter {
         let previous = folder.manifest.runs.last.flatMap { ISODate.milliseconds(from: .string($0.started)) }
         let since = settings.since ?? previous.map { $0 - Int64(settings.skew.components.seconds * 1000) }
         let classes = try await classesToExport()
-        folder.manifest.runs.append(.init(started: ISODate.string(milliseconds: now), since: since.map { ISODate.string(milliseconds: $0) }))
+        let sinceText = since.map { ISODate.string(milliseconds: $0) }
+        folder.manifest.runs.append(.init(started: ISODate.string(milliseconds: now), since: sinceText))
         var state = folder.manifest.state
-        state.classes = classes.map(ExportState.ClassPass.init)
+        // A class no run exported before is asked for whole, unless --since says otherwise.
+        state.classes = classes.map { name in
+            .init(name: name, since: settings.since != nil || state.files["classes/\(name).jsonl"] != nil ? sinceText : nil)
+        }
         let conversationsFrom = state.files[Self.conversationFile] ?? 0
         state.conversations = .init(from: conversationsFrom, at: conversationsFrom)
         if folder.manifest.runs.count == 1, let since, state.messages.timestamp == nil {
