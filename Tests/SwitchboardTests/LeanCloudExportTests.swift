@@ -156,4 +156,22 @@ extension ConfigAndCLITests {
         #expect(fake.requests.count == 1)
         await fake.stop()
     }
+
+    @Test func aFolderOfOtherFilesOrAnotherAppsExportIsRefused() async throws {
+        let server = try await TestServer.start()
+        let folder = TestServer.temporaryDirectory() + "/export"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "keep me\n".write(toFile: folder + "/_User.jsonl", atomically: true, encoding: .utf8)
+        let other = try await Self.switchboard(ExportedApp.exportArguments(server, folder))
+        #expect(other.status == 1 && other.output.contains("holds files but no export manifest"), "\(other.output)")
+        #expect(try String(contentsOfFile: folder + "/_User.jsonl", encoding: .utf8) == "keep me\n")
+
+        let exported = TestServer.temporaryDirectory() + "/export"
+        #expect(try await Self.switchboard(ExportedApp.exportArguments(server, exported)).status == 0)
+        var arguments = ExportedApp.exportArguments(server, exported)
+        arguments[arguments.firstIndex(of: "--app-id")! + 1] = "another-app"
+        let another = try await Self.switchboard(arguments)
+        #expect(another.status == 1 && another.output.contains("holds the export of app \(server.config.appID)"), "\(another.output)")
+        try await server.stop()
+    }
 }

@@ -11,12 +11,16 @@ final class ExportFolder {
     private var written: Set<String> = []
 
     /// The folder at `path` (made if need be) for an export of `appID` at `server`; a folder
-    /// holding another app's or server's export is refused.
+    /// holding another app's or server's export, or other files, is refused.
     init(path: String, server: String, appID: String) throws {
         self.path = path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let manifestPath = path + "/manifest.json"
         guard let data = FileManager.default.contents(atPath: manifestPath) else {
+            // Files it does not record are emptied before they are written: none may be someone's.
+            guard try FileManager.default.contentsOfDirectory(atPath: path).isEmpty else {
+                throw ExportFailure("\(path) holds files but no export manifest: export into a new or empty folder")
+            }
             manifest = ExportManifest(server: server, appId: appID)
             return
         }

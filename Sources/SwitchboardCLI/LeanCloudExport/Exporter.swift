@@ -41,6 +41,8 @@ final class Exporter {
     private var earlierRetries = 0
     /// What the line redrawn says of the pass under way.
     var passStatus = ""
+    /// Whether this process started a run or took one up (the summary is of that run).
+    private var runUnderWay = false
 
     init(_ settings: Settings) throws {
         self.settings = settings
@@ -88,6 +90,7 @@ final class Exporter {
         if let last = folder.manifest.runs.last, last.finished == nil {
             earlierRequests = last.requests
             earlierRetries = last.retries
+            runUnderWay = true
             if settings.since != nil { progress.note("--since is not used: this run goes on from where the last one stopped, since \(last.since ?? "the beginning")") }
             progress.note("going on from where the run started \(last.started) stopped")
             return
@@ -98,6 +101,7 @@ final class Exporter {
         let classes = try await classesToExport()
         let sinceText = since.map { ISODate.string(milliseconds: $0) }
         folder.manifest.runs.append(.init(started: ISODate.string(milliseconds: now), since: sinceText))
+        runUnderWay = true
         var state = folder.manifest.state
         // A class no run exported before is asked for whole, unless --since says otherwise.
         state.classes = classes.map { name in
@@ -156,7 +160,7 @@ final class Exporter {
     private func report(_ outcome: String, then note: String? = nil) {
         progress.clear()
         let ending = outcome + " after " + ExportProgress.format(ContinuousClock.now - started) + (note.map { "; " + $0 } ?? "")
-        guard let run = folder.manifest.runs.last else { return print("leancloud export of \(settings.appID): \(ending)") }
+        guard runUnderWay, let run = folder.manifest.runs.last else { return print("leancloud export of \(settings.appID): \(ending)") }
         var lines = ["leancloud export of \(settings.appID) into \(settings.folder): \(ending)"]
         if let since = run.since { lines.append("  asked for what changed since \(since)") }
         let width = max(run.counts.keys.map(\.count).max() ?? 0, 8)

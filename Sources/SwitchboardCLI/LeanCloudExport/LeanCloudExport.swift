@@ -72,7 +72,9 @@ struct LeanCloudExport: AsyncParsableCommand {
             do {
                 exporter = try Exporter(settings)
             } catch {
+                // On both, as every failure is: the summary is on standard output.
                 FileHandle.standardError.write(Data("leancloud export: \(error)\n".utf8))
+                print("leancloud export of \(settings.appID) into \(settings.folder): stopped; \(error)")
                 return 1
             }
             return await exporter.export()
