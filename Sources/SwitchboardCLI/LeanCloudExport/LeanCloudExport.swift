@@ -23,8 +23,8 @@ struct LeanCloudExport: AsyncParsableCommand {
     @Option(help: "The app's id.")
     var appId: String
 
-    @Option(help: "The app's master key.")
-    var masterKey: String
+    @Option(help: "The app's master key; without it, LEANCLOUD_APP_MASTER_KEY's (which other users' ps does not show).")
+    var masterKey: String?
 
     @Option(help: "The export folder: made if need be; one that holds an export of the same app is taken up where it stands.")
     var out: String
@@ -47,7 +47,13 @@ struct LeanCloudExport: AsyncParsableCommand {
     @Option(help: "Seconds to keep trying a request the server does not answer, or answers with 429 or 5xx, before stopping.")
     var retryFor = 1800
 
+    /// The environment variable LeanEngine gives apps their master key in.
+    static let masterKeyVariable = "LEANCLOUD_APP_MASTER_KEY"
+
+    private var key: String? { masterKey ?? ProcessInfo.processInfo.environment[Self.masterKeyVariable] }
+
     func validate() throws {
+        guard let key, !key.isEmpty else { throw ValidationError("--master-key or \(Self.masterKeyVariable) gives the app's master key") }
         guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("--server is an http or https address, e.g. https://APPID.lc-cn-n1-shared.com")
         }
@@ -64,7 +70,7 @@ struct LeanCloudExport: AsyncParsableCommand {
 
     func run() async throws {
         let settings = Exporter.Settings(
-            server: URL(string: server)!, appID: appId, masterKey: masterKey, folder: out, classes: classes, rate: rate,
+            server: URL(string: server)!, appID: appId, masterKey: key ?? "", folder: out, classes: classes, rate: rate,
             since: since.flatMap { ISODate.milliseconds(from: .string($0)) }, pageSize: pageSize, skew: .seconds(skew), retryFor: .seconds(retryFor)
         )
         let work = Task { () -> Int32 in
