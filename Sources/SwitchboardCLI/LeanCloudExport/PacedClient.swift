@@ -4,8 +4,8 @@ import SwitchboardServer
 
 /// GETs to a LeanCloud-compatible server, kind to it: at most `rate` requests a second, one
 /// at a time; a 429, a 5xx, a 124 (the server's own time-out) or a request that gets no
-/// answer (refused, dropped, timed out) is tried again after a wait growing from a second to
-/// a minute (or the server's `Retry-After`, up to a minute), until `retryFor` has passed
+/// answer (refused, dropped, timed out) is tried again after a wait doubling from a second to
+/// a minute (longer if the server's `Retry-After` says so, up to a minute), until `retryFor` has passed
 /// since the first try. Any other refusal (401 for a wrong key, 403, 404, ...) is final.
 /// Used by one task at a time.
 final class PacedClient {
@@ -58,7 +58,8 @@ final class PacedClient {
             guard waited < retryFor else {
                 throw ExportFailure("gave up on \(what) after \(tries) tries over \(ExportProgress.format(waited)): \(why). Run the same command again later to go on from here.")
             }
-            let wait = min(asked ?? .seconds(1) * (1 << min(tries - 1, 6)), Self.longestWait)
+            // Never sooner than the server asks, nor than the wait that doubles with each try.
+            let wait = min(max(asked ?? .zero, .seconds(1) * (1 << min(tries - 1, 6))), Self.longestWait)
             retries += 1
             onRetry(what, why, wait)
             try await Task.sleep(for: wait)
