@@ -7,10 +7,12 @@ public protocol DocumentStore: Sendable {
     /// throws `StorageError.duplicateID` and stores none of them.
     func insert(_ documents: [StoredDocument]) async throws
 
-    /// Stores the documents whose ids their class does not have yet, with their index
-    /// entries, and leaves the others as they are (an import run twice stores nothing
-    /// twice; of one id given twice, the first is kept); returns how many it stored.
-    func insertNew(_ documents: [StoredDocument]) async throws -> Int
+    /// An import's batch: stores the documents whose ids their class does not have yet and
+    /// replaces those stored in an older version (a smaller `updatedAt`), with their index
+    /// entries; a document stored in the same or a newer version stays as it is, so an
+    /// import run twice, or over overlapping exports, stores nothing twice. Of one id given
+    /// twice, the newer is kept (the first of two alike).
+    func importDocuments(_ documents: [StoredDocument]) async throws -> ImportOutcome
 
     /// The documents of a class with one of `ids`, in no particular order.
     func documents(in className: String, ids: [String]) async throws -> [StoredDocument]

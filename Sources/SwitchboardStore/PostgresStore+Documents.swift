@@ -10,39 +10,93 @@ import SwitchboardJSON
 /// document take turns, on one node or several.
 extension PostgresStore: DocumentStore {
     public func insert(_ documents: [StoredDocument]) async throws {
-        _ = try await insert(documents, keepingExisting: false)
+        guard !documents.isEmpty else { return }
+        try await transaction { connection in
+            let inserted = try await insertFresh(documents, connection)
+            // An id taken already, or twice among these: the transaction rolls back what went in.
+            if let taken = zip(documents, inserted).first(where: { !$0.1 })?.0 {
+                throw StorageError.duplicateID(taken.className, id: taken.objectID)
+            }
+        }
     }
 
-    public func insertNew(_ documents: [StoredDocument]) async throws -> Int {
-        try await insert(documents, keepingExisting: true)
-    }
-
-    private func insert(_ documents: [StoredDocument], keepingExisting: Bool) async throws -> Int {
-        guard !documents.isEmpty else { return 0 }
+    public func importDocuments(_ documents: [StoredDocument]) async throws -> ImportOutcome {
+        var outcome = ImportOutcome()
+        // Of one id given twice, the newer: one statement changes a row only once.
+        var newest: [[String]: Int] = [:]
+        for (index, document) in documents.enumerated() {
+            let key = [document.className, document.objectID]
+            if let seen = newest[key] {
+                outcome.alreadyThere += 1
+                if documents[seen].updatedAt < document.updatedAt { newest[key] = index }
+            } else {
+                newest[key] = index
+            }
+        }
+        let batch = newest.values.sorted().map { documents[$0] }
+        guard !batch.isEmpty else { return outcome }
         return try await transaction { connection in
-            let inserted = try await connection.all(
+            let stored = try await connection.all(
                 """
-                INSERT INTO storage_object (class_name, object_id, created_at, updated_at, data)
-                SELECT * FROM unnest(\(documents.map(\.className))::text[], \(documents.map(\.objectID))::text[],
-                    \(documents.map(\.createdAt))::bigint[], \(documents.map(\.updatedAt))::bigint[],
-                    \(documents.map { RowMapping.json($0.fields) })::text[])
-                ON CONFLICT DO NOTHING RETURNING class_name, object_id
+                SELECT storage_object.* FROM storage_object
+                JOIN unnest(\(batch.map(\.className))::text[], \(batch.map(\.objectID))::text[]) AS wanted(class_name, object_id)
+                    USING (class_name, object_id)
+                FOR UPDATE OF storage_object
                 """,
                 logger
-            )
-            var fresh = Set(inserted.map { [$0.string("class_name") ?? "", $0.string("object_id") ?? ""] })
-            var stored: [StoredDocument] = []
-            for document in documents {
-                if fresh.remove([document.className, document.objectID]) != nil {
-                    stored.append(document)
-                } else if !keepingExisting {
-                    // An id taken already, or twice among these: the transaction rolls back what went in.
-                    throw StorageError.duplicateID(document.className, id: document.objectID)
-                }
+            ).map(RowMapping.document)
+            let current = Dictionary(stored.map { ([$0.className, $0.objectID], $0) }, uniquingKeysWith: { first, _ in first })
+            let fresh = batch.filter { current[[$0.className, $0.objectID]] == nil }
+            let newer = batch.compactMap { document in
+                current[[document.className, document.objectID]].flatMap { $0.updatedAt < document.updatedAt ? ($0, document) : nil }
             }
-            try await addEntries(stored.flatMap { document in IndexEntries.of(document.fields).map { (document.className, document.objectID, $0) } }, connection)
-            return stored.count
+            let inserted = try await insertFresh(fresh, connection).filter { $0 }.count
+            if !newer.isEmpty {
+                let replacing = newer.map(\.1)
+                try await connection.query(
+                    """
+                    UPDATE storage_object SET updated_at = new.updated_at, data = new.data
+                    FROM unnest(\(replacing.map(\.className))::text[], \(replacing.map(\.objectID))::text[],
+                        \(replacing.map(\.updatedAt))::bigint[], \(replacing.map { RowMapping.json($0.fields) })::text[])
+                        AS new(class_name, object_id, updated_at, data)
+                    WHERE storage_object.class_name = new.class_name AND storage_object.object_id = new.object_id
+                    """,
+                    logger: logger
+                )
+                var added: [(className: String, objectID: String, entry: IndexEntries.Entry)] = []
+                for (before, after) in newer {
+                    let old = IndexEntries.of(before.fields), new = IndexEntries.of(after.fields)
+                    try await removeEntries(old.subtracting(new), in: after.className, id: after.objectID, connection)
+                    added += new.subtracting(old).map { (after.className, after.objectID, $0) }
+                }
+                try await addEntries(added, connection)
+            }
+            outcome.stored += inserted + newer.count
+            outcome.replaced += newer.count
+            outcome.alreadyThere += batch.count - inserted - newer.count
+            return outcome
         }
+    }
+
+    /// Inserts the documents whose ids are free, with their index entries, and tells of
+    /// each whether it went in.
+    private func insertFresh(_ documents: [StoredDocument], _ connection: PostgresConnection) async throws -> [Bool] {
+        guard !documents.isEmpty else { return [] }
+        let inserted = try await connection.all(
+            """
+            INSERT INTO storage_object (class_name, object_id, created_at, updated_at, data)
+            SELECT * FROM unnest(\(documents.map(\.className))::text[], \(documents.map(\.objectID))::text[],
+                \(documents.map(\.createdAt))::bigint[], \(documents.map(\.updatedAt))::bigint[],
+                \(documents.map { RowMapping.json($0.fields) })::text[])
+            ON CONFLICT DO NOTHING RETURNING class_name, object_id
+            """,
+            logger
+        )
+        var fresh = Set(inserted.map { [$0.string("class_name") ?? "", $0.string("object_id") ?? ""] })
+        let wentIn = documents.map { fresh.remove([$0.className, $0.objectID]) != nil }
+        let stored = zip(documents, wentIn).filter(\.1).map(\.0)
+        try await addEntries(stored.flatMap { document in IndexEntries.of(document.fields).map { (document.className, document.objectID, $0) } }, connection)
+        return wentIn
     }
 
     public func documents(in className: String, ids: [String]) async throws -> [StoredDocument] {

@@ -11,7 +11,7 @@ extension SQLiteStore: DocumentStore {
         try await writer.write { db in
             for document in documents {
                 do {
-                    try Self.insertObject(document, ignoringTaken: false, db)
+                    try Self.insertObject(document, db)
                 } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
                     throw StorageError.duplicateID(document.className, id: document.objectID)
                 }
@@ -20,23 +20,41 @@ extension SQLiteStore: DocumentStore {
         }
     }
 
-    public func insertNew(_ documents: [StoredDocument]) async throws -> Int {
-        guard !documents.isEmpty else { return 0 }
+    public func importDocuments(_ documents: [StoredDocument]) async throws -> ImportOutcome {
+        guard !documents.isEmpty else { return ImportOutcome() }
         return try await writer.write { db in
-            var stored = 0
+            var outcome = ImportOutcome()
             for document in documents {
-                try Self.insertObject(document, ignoringTaken: true, db)
-                guard db.changesCount > 0 else { continue }
-                try Self.insertEntries(IndexEntries.of(document.fields), of: document, db)
-                stored += 1
+                guard let row = try Row.fetchOne(
+                    db, cachedSQL: "SELECT * FROM storage_object WHERE class_name = ? AND object_id = ?", arguments: [document.className, document.objectID]
+                ) else {
+                    try Self.insertObject(document, db)
+                    try Self.insertEntries(IndexEntries.of(document.fields), of: document, db)
+                    outcome.stored += 1
+                    continue
+                }
+                let stored = try RowMapping.document(row)
+                guard stored.updatedAt < document.updatedAt else {
+                    outcome.alreadyThere += 1
+                    continue
+                }
+                try db.executeCached(
+                    sql: "UPDATE storage_object SET updated_at = ?, data = ? WHERE class_name = ? AND object_id = ?",
+                    arguments: [document.updatedAt, JSONValue.object(document.fields).jsonString, document.className, document.objectID]
+                )
+                let before = IndexEntries.of(stored.fields), after = IndexEntries.of(document.fields)
+                try Self.deleteEntries(before.subtracting(after), of: document, db)
+                try Self.insertEntries(after.subtracting(before), of: document, db)
+                outcome.stored += 1
+                outcome.replaced += 1
             }
-            return stored
+            return outcome
         }
     }
 
-    private static func insertObject(_ document: StoredDocument, ignoringTaken: Bool, _ db: Database) throws {
+    private static func insertObject(_ document: StoredDocument, _ db: Database) throws {
         try db.executeCached(
-            sql: "INSERT\(ignoringTaken ? " OR IGNORE" : "") INTO storage_object (class_name, object_id, created_at, updated_at, data) VALUES (?, ?, ?, ?, ?)",
+            sql: "INSERT INTO storage_object (class_name, object_id, created_at, updated_at, data) VALUES (?, ?, ?, ?, ?)",
             arguments: [document.className, document.objectID, document.createdAt, document.updatedAt, JSONValue.object(document.fields).jsonString]
         )
     }

@@ -198,20 +198,33 @@ import Testing
     }
 
     /// An import run twice, or over overlapping exports, stores each object once, with its
-    /// index entries, and leaves objects already there as they are.
-    @Test func importingKeepsWhatIsThereAndStoresTheRest() async throws {
+    /// index entries: of two versions the newer (`updatedAt`) stays, whether it is the one
+    /// there or the one coming in, and one changed here since stays as it is.
+    @Test func importingKeepsTheNewerVersionAndStoresTheRest() async throws {
         let store = try #require(AppDataStore.current)
-        let rows: [JSONValue] = [["objectId": "a1", "owner": "bob"], ["objectId": "a2", "owner": "eve"], ["objectId": "a1", "owner": "second copy"]]
-        let documents = try rows.map { try StoredDocument(importing: $0, className: "Blacklist", now: 1000) }
-        #expect(try await store.insertNew(documents) == 2)
-        _ = try await data.update(in: "Blacklist", id: "a2", body: ["owner": "changed here"], condition: nil, fetchWhenSave: false)
-        let again = try [["objectId": "a2", "owner": "eve"], ["objectId": "a3", "owner": "ann"]].map {
-            try StoredDocument(importing: $0, className: "Blacklist", now: 1000)
+        func documents(_ rows: [JSONValue]) throws -> [StoredDocument] {
+            try rows.map { try StoredDocument(importing: $0, className: "Blacklist", now: 1000) }
         }
-        #expect(try await store.insertNew(again) == 1)
+        func at(_ milliseconds: Int64) -> JSONValue { .string(ISODate.string(milliseconds: milliseconds)) }
+        let first = try await store.importDocuments(try documents([
+            ["objectId": "a1", "owner": "bob"], ["objectId": "a2", "owner": "eve"], ["objectId": "a1", "owner": "second copy"],
+        ]))
+        #expect(first == ImportOutcome(stored: 2, alreadyThere: 1))
+        _ = try await data.update(in: "Blacklist", id: "a2", body: ["owner": "changed here"], condition: nil, fetchWhenSave: false)
+        let again = try await store.importDocuments(try documents([
+            ["objectId": "a2", "owner": "eve"], ["objectId": "a3", "owner": "ann"],
+            // A later export's version of a1, and two versions of a4 in one batch, the newer first.
+            ["objectId": "a1", "owner": "bob moved", "updatedAt": at(2000)],
+            ["objectId": "a4", "owner": "late", "updatedAt": at(3000)], ["objectId": "a4", "owner": "early", "updatedAt": at(2000)],
+        ]))
+        #expect(again == ImportOutcome(stored: 3, replaced: 1, alreadyThere: 2))
         let found = try await find("Blacklist", ["order": "objectId"])
-        #expect(found.results.map { $0["owner"] } == ["bob", "changed here", "ann"])
-        #expect(try await find("Blacklist", ["where": ["owner": "ann"]]).results.count == 1)
-        #expect(try await find("Blacklist", ["where": ["owner": "second copy"]]).results.isEmpty)
+        #expect(found.results.map { $0["owner"] } == ["bob moved", "changed here", "ann", "late"])
+        #expect(found.results.first?["updatedAt"] == at(2000))
+        // Index entries follow the version kept.
+        #expect(try await find("Blacklist", ["where": ["owner": "bob moved"]]).results.count == 1)
+        for gone in ["bob", "second copy", "early"] {
+            #expect(try await find("Blacklist", ["where": ["owner": .string(gone)]]).results.isEmpty)
+        }
     }
 }

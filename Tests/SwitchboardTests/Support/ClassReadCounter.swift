@@ -18,8 +18,8 @@ final class ClassReadCounter: DocumentStore {
         try await store.insert(documents)
     }
 
-    func insertNew(_ documents: [StoredDocument]) async throws -> Int {
-        try await store.insertNew(documents)
+    func importDocuments(_ documents: [StoredDocument]) async throws -> ImportOutcome {
+        try await store.importDocuments(documents)
     }
 
     func documents(in className: String, ids: [String]) async throws -> [StoredDocument] {
