@@ -202,6 +202,12 @@ enum Migrations {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v18: conversations as an import wrote them") { db in
+            // The `updated_at` an import last wrote: while it is still the row's, the
+            // conversation has not changed here since, and an export's roles and lists of
+            // it apply (see `ImportStore`).
+            try db.execute(sql: "ALTER TABLE conversation ADD COLUMN imported_updated_at INTEGER")
+        }
         return migrator
     }
 }

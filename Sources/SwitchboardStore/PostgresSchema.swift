@@ -189,5 +189,7 @@ enum PostgresSchema {
             #"CREATE INDEX conversation_by_id_bytes ON conversation (id COLLATE "C")"#,
             #"CREATE INDEX installation_by_id_bytes ON installation (object_id COLLATE "C")"#,
         ]),
+        // As SQLite's v18: the `updated_at` an import last wrote (see `ImportStore`).
+        ("v5: conversations as an import wrote them", ["ALTER TABLE conversation ADD COLUMN imported_updated_at BIGINT"]),
     ]
 }

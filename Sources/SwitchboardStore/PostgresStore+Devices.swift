@@ -157,7 +157,7 @@ extension PostgresStore {
         }
     }
 
-    private static func change(channels change: Installation.ChannelChange, of objectID: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
+    static func change(channels change: Installation.ChannelChange, of objectID: String, _ connection: PostgresConnection, _ logger: Logger) async throws {
         switch change {
         case .set(let channels):
             try await connection.query("DELETE FROM installation_channel WHERE object_id = \(objectID)", logger: logger)

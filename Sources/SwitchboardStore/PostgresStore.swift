@@ -94,9 +94,9 @@ public final class PostgresStore: MessageStore {
         }
     }
 
-    /// As `SQLiteStore`'s: rows of members who left go, newcomers join at `updatedAt` after
-    /// everyone there, the others' rows stay.
-    private func writeMembers(of conversation: Conversation, _ connection: PostgresConnection) async throws {
+    /// As `SQLiteStore`'s: rows of members who left go (unless `keepingOthers`), newcomers
+    /// join at `joinedAt` (`updatedAt` unless given) after everyone there, the others' rows stay.
+    func writeMembers(of conversation: Conversation, joinedAt: Int64? = nil, keepingOthers: Bool = false, _ connection: PostgresConnection) async throws {
         var stored: [String: Int64] = [:]
         for row in try await connection.all(
             "SELECT client_id, position FROM conversation_member WHERE conversation_id = \(conversation.id) FOR UPDATE", logger
@@ -104,7 +104,7 @@ public final class PostgresStore: MessageStore {
             stored[row.string("client_id") ?? ""] = row.int64("position")
         }
         let members = Set(conversation.members)
-        let gone = stored.keys.filter { !members.contains($0) }
+        let gone = keepingOthers ? [] : stored.keys.filter { !members.contains($0) }
         if !gone.isEmpty {
             try await connection.query(
                 "DELETE FROM conversation_member WHERE conversation_id = \(conversation.id) AND client_id = ANY(\(gone))", logger: logger
@@ -116,7 +116,7 @@ public final class PostgresStore: MessageStore {
         try await connection.query(
             """
             INSERT INTO conversation_member (conversation_id, client_id, position, joined_at)
-            SELECT \(conversation.id), member, \(first) + ordinality - 1, \(conversation.updatedAt)
+            SELECT \(conversation.id), member, \(first) + ordinality - 1, \(joinedAt ?? conversation.updatedAt)
             FROM unnest(\(joining)::text[]) WITH ORDINALITY AS joining(member, ordinality)
             ON CONFLICT DO NOTHING
             """,

@@ -100,7 +100,7 @@ enum RowMapping {
         JSONValue.object(object).jsonString
     }
 
-    private static func stringArray(_ text: String?) -> [String] {
+    static func stringArray(_ text: String?) -> [String] {
         guard let text, let value = try? JSONValue(parsing: text), let array = value.arrayValue else { return [] }
         return array.compactMap(\.stringValue)
     }

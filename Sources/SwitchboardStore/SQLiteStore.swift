@@ -8,7 +8,7 @@ public final class SQLiteStore: MessageStore {
     let writer: BatchedWriter
     private let fileGuard: DatabaseFileGuard
     /// Conversations with their members, read on every message sent.
-    private let cache = ConversationCache(capacity: 100_000)
+    let cache = ConversationCache(capacity: 100_000)
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -664,7 +664,7 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
-    private static func change(channels change: Installation.ChannelChange, of objectID: String, _ db: Database) throws {
+    static func change(channels change: Installation.ChannelChange, of objectID: String, _ db: Database) throws {
         if case .set = change {
             try db.execute(sql: "DELETE FROM installation_channel WHERE object_id = ?", arguments: [objectID])
         }
@@ -804,23 +804,24 @@ public final class SQLiteStore: MessageStore {
         try writeMembers(of: conversation, db)
     }
 
-    /// Deletes the rows of members who left and adds those who joined (at the
-    /// conversation's `updatedAt`, after everyone there), leaving the others' rows alone:
-    /// a rename of a big group writes no member row, and join times survive changes.
-    private static func writeMembers(of conversation: Conversation, _ db: Database) throws {
+    /// Deletes the rows of members who left (unless `keepingOthers`) and adds those who
+    /// joined (at `joinedAt`, the conversation's `updatedAt` unless given, after everyone
+    /// there), leaving the others' rows alone: a rename of a big group writes no member
+    /// row, and join times survive changes.
+    static func writeMembers(of conversation: Conversation, joinedAt: Int64? = nil, keepingOthers: Bool = false, _ db: Database) throws {
         var stored: [String: Int] = [:]
         for row in try Row.fetchAll(db, cachedSQL: "SELECT client_id, position FROM conversation_member WHERE conversation_id = ?", arguments: [conversation.id]) {
             stored[row["client_id"]] = row["position"]
         }
         let members = Set(conversation.members)
-        for client in stored.keys where !members.contains(client) {
+        for client in stored.keys where !keepingOthers && !members.contains(client) {
             try db.executeCached(sql: "DELETE FROM conversation_member WHERE conversation_id = ? AND client_id = ?", arguments: [conversation.id, client])
         }
         var position = (stored.values.max() ?? -1) + 1
         for member in conversation.members where stored[member] == nil {
             try db.executeCached(
                 sql: "INSERT OR IGNORE INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES (?, ?, ?, ?)",
-                arguments: [conversation.id, member, position, conversation.updatedAt]
+                arguments: [conversation.id, member, position, joinedAt ?? conversation.updatedAt]
             )
             position += 1
         }

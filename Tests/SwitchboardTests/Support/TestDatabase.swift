@@ -110,7 +110,7 @@ enum TestDatabase {
     /// A store on the database a server with `dataDirectory` would use, to set data up before
     /// it starts; SQLite's even with PostgreSQL configured when `postgres` is false.
     static func withStore<Result: Sendable>(
-        dataDirectory: String, postgres: Bool = usesPostgres, _ body: (any MessageStore & DocumentStore) async throws -> Result
+        dataDirectory: String, postgres: Bool = usesPostgres, _ body: (any MessageStore & DocumentStore & ImportStore) async throws -> Result
     ) async throws -> Result {
         guard postgres, let url = try await url(for: dataDirectory) else {
             return try await body(try SQLiteStore(path: dataDirectory + "/switchboard.sqlite"))
