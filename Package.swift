@@ -138,6 +138,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard-bench",
             dependencies: [
+                "SwitchboardCLI",
                 "SwitchboardHooks",
                 "SwitchboardJS",
                 "SwitchboardServer",
@@ -148,6 +149,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(

@@ -3,8 +3,9 @@ import Logging
 
 // switchboard-bench [--smoke] [--only SECTION[,SECTION...]] [--scenario TEXT] [--json FILE]
 // Measures what hooks cost per message, the keyword filter against a script, end-to-end
-// throughput, script reload time, the server's memory and other messages' latency while a
-// script misbehaves; prints each section as it finishes and writes the figures as JSON.
+// throughput, script reload time, the server's memory, other messages' latency while a
+// script misbehaves, and how fast `leancloud import` stores an export (section `import`);
+// prints each section as it finishes and writes the figures as JSON.
 // Build in release mode for real figures (script hosts run the `switchboard` beside it):
 //   swift build -c release && .build/release/switchboard-bench
 let arguments = CommandLine.arguments.dropFirst()
@@ -12,12 +13,16 @@ if arguments.first == ServerProcess.argument, let directory = arguments.dropFirs
     try await ServerProcess.serve(directory: directory)
     exit(0)
 }
+if arguments.first == ImportBenchmark.argument, arguments.count == 3 {
+    try await ImportBenchmark.importChild(export: arguments[arguments.startIndex + 1], config: arguments[arguments.startIndex + 2])
+    exit(0)
+}
 
 func value(after flag: String) -> String? {
     arguments.firstIndex(of: flag).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 }
 
-let sections = ["hooks", "data", "keywords", "e2e", "nodes", "reload", "memory", "hostile"]
+let sections = ["hooks", "data", "keywords", "e2e", "nodes", "reload", "memory", "hostile", "import"]
 let smoke = arguments.contains("--smoke")
 let jsonPath = value(after: "--json")
 let only = value(after: "--only").map { Set($0.split(separator: ",").map(String.init)) } ?? Set(sections)
@@ -40,6 +45,7 @@ struct Report: Encodable {
     var reload: ReloadBenchmark.Row?
     var memory: MemoryBenchmark.Row?
     var hostile: [HostileScriptBenchmark.Row]?
+    var leanCloudImport: [ImportBenchmark.Row]?
 }
 var report = Report(smoke: smoke)
 
@@ -139,6 +145,18 @@ if only.contains("hostile") {
             + (row.unloadedAfterSeconds.map { String(format: "%.1f s", $0) } ?? "not unloaded"))
     }
     report.hostile = rows
+}
+
+if only.contains("import") {
+    let rows = try await ImportBenchmark(sizes: smoke ? [2_000] : [100_000, 1_000_000]).run()
+    print("LeanCloud import of an export folder (\(ImportBenchmark.messagesPerConversation) messages a conversation): messages stored a second,"
+        + " and the import process's peak resident memory")
+    print("  store           messages  conversations   seconds   messages/s   peak RSS MB")
+    for row in rows {
+        print("  " + row.store.padding(toLength: 12, withPad: " ", startingAt: 0)
+            + String(format: "%12d %14d %9.2f %12.0f %13.1f", row.messages, row.conversations, row.seconds, row.messagesPerSecond, row.peakResidentMegabytes))
+    }
+    report.leanCloudImport = rows
 }
 
 if let jsonPath {
