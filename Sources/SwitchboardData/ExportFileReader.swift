@@ -121,8 +121,8 @@ private struct LineReader {
     /// The next line and its number (from 1), or nil at the end.
     mutating func nextLine() throws -> (Int, String)? {
         while true {
-            if let newline = buffer[position...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[position..<newline], as: UTF8.self)
+            if let newline = Self.newline(in: buffer, from: position) {
+                let line = Self.text(of: buffer, from: position, to: newline)
                 position = newline + 1
                 number += 1
                 return (number, line)
@@ -135,6 +135,21 @@ private struct LineReader {
                 return (number, line)
             }
         }
+    }
+
+    /// Where the first newline at or past `start` is: memchr over the bytes, where Data's
+    /// search by element checks exclusive access at every byte (a tenth of an import's time).
+    private static func newline(in buffer: Data, from start: Int) -> Int? {
+        buffer.withUnsafeBytes { bytes in
+            guard start < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+            else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+    }
+
+    private static func text(of buffer: Data, from start: Int, to end: Int) -> String {
+        buffer.withUnsafeBytes { bytes in String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
     }
 
     private mutating func fill() throws -> Bool {

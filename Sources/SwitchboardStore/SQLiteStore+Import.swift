@@ -44,6 +44,9 @@ extension SQLiteStore: ImportStore {
         }
     }
 
+    /// The page cache of the connection that writes an import's messages (the writer's, kept).
+    static let importCacheKilobytes = 65536
+
     /// A conversation's row without its roles and lists, which an older version's keep;
     /// `imported_updated_at` marks it as the import wrote it.
     private static let importConversationSQL = """
@@ -177,6 +180,9 @@ extension SQLiteStore: ImportStore {
     public func importMessages(_ messages: [Message]) async throws -> ImportOutcome {
         guard !messages.isEmpty else { return ImportOutcome() }
         return try await writer.write { db in
+            // History's index by conversation takes every batch's messages all over: with
+            // SQLite's default cache of 2 MB its pages are read again from the file for each.
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKilobytes)")
             var outcome = ImportOutcome()
             var present: [String: Bool] = [:]
             let exists = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM conversation WHERE id = ?)")
