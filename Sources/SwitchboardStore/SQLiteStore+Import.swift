@@ -46,6 +46,8 @@ extension SQLiteStore: ImportStore {
 
     /// The page cache of the connection that writes an import's messages (the writer's, kept).
     static let importCacheKilobytes = 65536
+    /// The write-ahead log's pages between checkpoints while it does (SQLite's default 1000).
+    static let importCheckpointPages = 16384
 
     /// A conversation's row without its roles and lists, which an older version's keep;
     /// `imported_updated_at` marks it as the import wrote it.
@@ -179,13 +181,31 @@ extension SQLiteStore: ImportStore {
 
     public func importMessages(_ messages: [Message]) async throws -> ImportOutcome {
         guard !messages.isEmpty else { return ImportOutcome() }
+        // Each row's arguments, and its conversation by number, are made here, on the
+        // caller's thread: the writer's is an import's bottleneck, left the statements alone.
+        var conversations: [String] = [], numbers: [String: Int] = [:]
+        let conversationOfRow = messages.map { message in
+            if let number = numbers[message.conversationID] { return number }
+            numbers[message.conversationID] = conversations.count
+            conversations.append(message.conversationID)
+            return conversations.count - 1
+        }
+        let rows = messages.map { message in
+            let (text, bytes) = RowMapping.columns(message.content)
+            return StatementArguments([
+                message.id, message.conversationID, message.from, text, bytes, message.content.typedMessageType, message.timestamp,
+                message.mentionAll, RowMapping.json(message.mentionPids), message.patchTimestamp,
+            ] as [(any DatabaseValueConvertible)?])
+        }
+        let conversationIDs = conversations
         return try await writer.write { db in
             // History's index by conversation takes every batch's messages all over: with
-            // SQLite's default cache of 2 MB its pages are read again from the file for each.
+            // SQLite's default cache of 2 MB its pages are read again from the file for each;
+            // and a checkpoint every 4 MB of log copied the same pages back again and again.
             try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKilobytes)")
-            var outcome = ImportOutcome()
-            var present: [String: Bool] = [:]
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.importCheckpointPages)")
             let exists = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM conversation WHERE id = ?)")
+            let present = try conversationIDs.map { try Bool.fetchOne(exists, arguments: [$0]) ?? false }
             // No client token (it only guards a sender's resend) and no queue: imported
             // history is read, not delivered.
             let insert = try db.cachedStatement(
@@ -194,23 +214,13 @@ extension SQLiteStore: ImportStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             )
-            for (index, message) in messages.enumerated() {
-                let conversationExists: Bool
-                if let known = present[message.conversationID] {
-                    conversationExists = known
-                } else {
-                    conversationExists = try Bool.fetchOne(exists, arguments: [message.conversationID]) ?? false
-                    present[message.conversationID] = conversationExists
-                }
-                guard conversationExists else {
-                    outcome.skip(index, ImportReasons.noConversation(message.conversationID))
+            var outcome = ImportOutcome()
+            for (index, row) in rows.enumerated() {
+                guard present[conversationOfRow[index]] else {
+                    outcome.skip(index, ImportReasons.noConversation(conversationIDs[conversationOfRow[index]]))
                     continue
                 }
-                let (text, bytes) = RowMapping.columns(message.content)
-                insert.setUncheckedArguments([
-                    message.id, message.conversationID, message.from, text, bytes, message.content.typedMessageType, message.timestamp,
-                    message.mentionAll, RowMapping.json(message.mentionPids), message.patchTimestamp,
-                ])
+                insert.setUncheckedArguments(row)
                 try insert.execute()
                 if db.changesCount > 0 { outcome.stored += 1 } else { outcome.alreadyThere += 1 }
             }
