@@ -15,7 +15,7 @@ struct LeanCloudImporter {
     var batchSize = 1000
     /// Large: each batch is a transaction, and a transaction writes every index page its
     /// messages touch (one or more a conversation) however few of them fell on it.
-    var messageBatchSize = 20_000
+    var messageBatchSize = 50_000
     /// Conversations whose newest message is held before their read positions are written.
     var readPositionsHeld = 100_000
     var print: (String) -> Void = { Swift.print($0) }

@@ -45,7 +45,7 @@ extension SQLiteStore: ImportStore {
     }
 
     /// The page cache of the connection that writes an import's messages (the writer's, kept).
-    static let importCacheKilobytes = 65536
+    static let importCacheKilobytes = 32768
     /// The write-ahead log's pages between checkpoints while it does (SQLite's default 1000).
     static let importCheckpointPages = 16384
 
@@ -198,6 +198,10 @@ extension SQLiteStore: ImportStore {
             ] as [(any DatabaseValueConvertible)?])
         }
         let conversationIDs = conversations
+        // Inserted a conversation at a time, each one's in the order given (its history's
+        // order, `seq`): the index by conversation then takes them on pages that are at
+        // hand, where the export's order spread them over every page of it (a tenth faster).
+        let order = rows.indices.sorted { (conversationOfRow[$0], $0) < (conversationOfRow[$1], $1) }
         return try await writer.write { db in
             // History's index by conversation takes every batch's messages all over: with
             // SQLite's default cache of 2 MB its pages are read again from the file for each;
@@ -215,15 +219,16 @@ extension SQLiteStore: ImportStore {
                     """
             )
             var outcome = ImportOutcome()
-            for (index, row) in rows.enumerated() {
+            for index in order {
                 guard present[conversationOfRow[index]] else {
                     outcome.skip(index, ImportReasons.noConversation(conversationIDs[conversationOfRow[index]]))
                     continue
                 }
-                insert.setUncheckedArguments(row)
+                insert.setUncheckedArguments(rows[index])
                 try insert.execute()
                 if db.changesCount > 0 { outcome.stored += 1 } else { outcome.alreadyThere += 1 }
             }
+            outcome.skipped.sort { $0.index < $1.index }
             return outcome
         }
     }

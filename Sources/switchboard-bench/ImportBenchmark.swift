@@ -10,6 +10,7 @@ import SwitchboardCLI
 struct ImportBenchmark {
     struct Row: Encodable {
         var store: String
+        var messageIDs: IDs
         var messages: Int
         var conversations: Int
         var seconds: Double
@@ -17,28 +18,35 @@ struct ImportBenchmark {
         var peakResidentMegabytes: Double
     }
 
+    /// How the export's message ids run: by time, as Switchboard's do (the index on them
+    /// grows at its end), or at random (every insert lands anywhere in it).
+    enum IDs: String, Encodable {
+        case byTime = "by time"
+        case random
+    }
+
     static let argument = "--bench-import"
     /// Messages per conversation in the export written.
     static let messagesPerConversation = 100
 
-    let sizes: [Int]
+    let runs: [(messages: Int, ids: IDs)]
 
     func run() async throws -> [Row] {
         var rows: [Row] = []
-        for messages in sizes {
+        for (messages, ids) in runs {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-bench-import-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let conversations = max(1, messages / Self.messagesPerConversation)
             // Ids new to the database: PostgreSQL's may hold an earlier run's.
             let run = UUID().uuidString.prefix(8).lowercased()
-            try Self.writeExport(at: directory + "/export", messages: messages, conversations: conversations, run: String(run))
+            try Self.writeExport(at: directory + "/export", messages: messages, conversations: conversations, run: String(run), ids: ids)
             for (store, postgres) in [("SQLite", nil), ("PostgreSQL", ServerProcess.postgresURL)] where store == "SQLite" || postgres != nil {
                 let config = directory + "/\(store).yaml"
                 let url = postgres.map { ", postgres: { url: \"\($0)\" }" } ?? ""
                 try "storage: { dataDir: \(directory)/\(store)\(url) }\n".write(toFile: config, atomically: true, encoding: .utf8)
                 let measured = try Self.measure(export: directory + "/export", config: config)
                 rows.append(Row(
-                    store: store, messages: messages, conversations: conversations, seconds: measured.seconds,
+                    store: store, messageIDs: ids, messages: messages, conversations: conversations, seconds: measured.seconds,
                     messagesPerSecond: Double(messages) / measured.seconds, peakResidentMegabytes: Double(measured.peakBytes) / 1_048_576
                 ))
             }
@@ -83,7 +91,7 @@ struct ImportBenchmark {
     /// five members, and their history, typed text messages as LeanCloud's SDKs send them
     /// (some mentioning a member, some edited), interleaved across conversations in time
     /// order, at most 100,000 a file.
-    static func writeExport(at folder: String, messages: Int, conversations: Int, run: String) throws {
+    static func writeExport(at folder: String, messages: Int, conversations: Int, run: String, ids: IDs) throws {
         for sub in ["classes", "conversations", "messages"] {
             try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
         }
@@ -106,7 +114,8 @@ struct ImportBenchmark {
                 let people = members(conversation)
                 let from = people[index % people.count]
                 let timestamp = start + Int64(index) * 10
-                var line = #"{"msg-id":"\#(run)\#(hex(index, width: 14))","conv-id":"\#(conversationID(conversation))","from":"\#(from)","#
+                let id = ids == .byTime ? run + hex(index, width: 14) : randomID(index, run: run)
+                var line = #"{"msg-id":"\#(id)","conv-id":"\#(conversationID(conversation))","from":"\#(from)","#
                     + #""timestamp":\#(timestamp),"data":"{\"_lctype\":-1,\"_lctext\":\"message \#(index) in a long conversation\"}","bin":false"#
                     + #","is-conv":true,"is-room":false,"to":"\#(conversationID(conversation))""#
                 if index % 10 == 0 { line += #","mention-client-ids":["\#(people[(index + 1) % people.count])"]"# }
@@ -115,6 +124,27 @@ struct ImportBenchmark {
             }
         }
     }
+
+    /// 22 characters of LeanCloud's alphabet in no order (SplitMix64 of the index and the
+    /// run), different for each index.
+    private static func randomID(_ index: Int, run: String) -> String {
+        var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 ^ ((UInt64(run, radix: 16) ?? 0) << 20)
+        var id = ""
+        while id.count < 22 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var bits = state
+            bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            bits = (bits ^ (bits >> 27)) &* 0x94D0_49BB_1331_11EB
+            bits ^= bits >> 31
+            for _ in 0..<10 where id.count < 22 {
+                id.append(idAlphabet[Int(bits & 63)])
+                bits >>= 6
+            }
+        }
+        return id
+    }
+
+    private static let idAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
     private static func hex(_ number: Int, width: Int) -> String {
         let digits = String(number, radix: 16)

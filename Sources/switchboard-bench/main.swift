@@ -148,12 +148,12 @@ if only.contains("hostile") {
 }
 
 if only.contains("import") {
-    let rows = try await ImportBenchmark(sizes: smoke ? [2_000] : [100_000, 1_000_000]).run()
+    let rows = try await ImportBenchmark(runs: smoke ? [(2_000, .byTime)] : [(100_000, .byTime), (1_000_000, .byTime), (1_000_000, .random)]).run()
     print("LeanCloud import of an export folder (\(ImportBenchmark.messagesPerConversation) messages a conversation): messages stored a second,"
         + " and the import process's peak resident memory")
-    print("  store           messages  conversations   seconds   messages/s   peak RSS MB")
+    print("  store       message ids       messages  conversations   seconds   messages/s   peak RSS MB")
     for row in rows {
-        print("  " + row.store.padding(toLength: 12, withPad: " ", startingAt: 0)
+        print("  " + row.store.padding(toLength: 12, withPad: " ", startingAt: 0) + row.messageIDs.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
             + String(format: "%12d %14d %9.2f %12.0f %13.1f", row.messages, row.conversations, row.seconds, row.messagesPerSecond, row.peakResidentMegabytes))
     }
     report.leanCloudImport = rows
