@@ -61,6 +61,8 @@ struct ImportPlan {
     struct File: Equatable {
         var path: String
         var kind: Kind
+        /// Where reading stops: the length an unfinished export recorded for the file.
+        var byteLimit: Int?
     }
 
     /// In the order to import them.
@@ -84,7 +86,8 @@ struct ImportPlan {
     }
 
     /// An export folder's files; its manifest must be one this import reads.
-    private mutating func exportFolder(_ folder: String) throws -> [File] {
+    private mutating func exportFolder(_ path: String) throws -> [File] {
+        let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
         let manifestPath = folder + "/manifest.json"
         let manifest: JSONValue
         do {
@@ -98,15 +101,22 @@ struct ImportPlan {
         guard manifest["version"]?.int64Value == 1 else {
             throw ValidationError("\(manifestPath) is of export version \(manifest["version"]?.jsonString ?? "none"); this import reads version 1")
         }
+        // A run under way or killed may have written past its last recorded position, a line
+        // cut short perhaps: only what the manifest records is read.
+        var limits: [String: Int]?
         if let last = manifest["runs"]?.arrayValue?.last, (last["finished"] ?? .null) == .null {
-            warnings.append("\(folder): its last export run did not finish; importing what it holds (run the export again to complete it, then import again)")
+            warnings.append("\(folder): its last export run did not finish; importing what it recorded (run the export again to complete it, then import again)")
+            limits = (manifest["state"]?["files"]?.objectValue ?? [:]).compactMapValues { $0.int64Value.map(Int.init) }
         }
-        var files = try Self.exportFiles(at: folder + "/classes", ifPresent: true).map { File(path: $0, kind: .ofClass(Self.className(of: $0))) }
+        func file(_ path: String, _ kind: Kind) -> File {
+            File(path: path, kind: kind, byteLimit: limits.map { $0[String(path.dropFirst(folder.count + 1))] ?? 0 })
+        }
+        var files = try Self.exportFiles(at: folder + "/classes", ifPresent: true).map { file($0, .ofClass(Self.className(of: $0))) }
         for (name, kind) in [("lists.jsonl", Kind.lists), ("subscribers.jsonl", .subscribers)] {
             let path = folder + "/conversations/" + name
-            if FileManager.default.fileExists(atPath: path) { files.append(File(path: path, kind: kind)) }
+            if FileManager.default.fileExists(atPath: path) { files.append(file(path, kind)) }
         }
-        files += try Self.exportFiles(at: folder + "/messages", ifPresent: true).map { File(path: $0, kind: .messages) }
+        files += try Self.exportFiles(at: folder + "/messages", ifPresent: true).map { file($0, .messages) }
         return files
     }
 

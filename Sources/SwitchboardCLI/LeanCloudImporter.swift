@@ -95,7 +95,7 @@ struct LeanCloudImporter {
         written: ([Value], ImportOutcome) async throws -> Void = { _, _ in }
     ) async throws -> ImportTally {
         let batchSize = batchSize ?? self.batchSize
-        var reader = try ExportFileReader(path: file.path)
+        var reader = try ExportFileReader(path: file.path, byteLimit: file.byteLimit)
         var tally = ImportTally()
         var skips = SkipReport(file: file)
         var values: [Value] = [], places: [String] = []

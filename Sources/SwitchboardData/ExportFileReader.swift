@@ -17,10 +17,12 @@ public struct ExportFileReader {
     private var index = 0
     private let path: String
 
-    /// Opens `path`, telling its form from its start.
-    public init(path: String) throws {
+    /// Opens `path`, telling its form from its start. With `byteLimit`, JSON lines are read
+    /// only up to it (an export whose run did not finish: what follows its last recorded
+    /// position may be cut short, and is written again when the run goes on).
+    public init(path: String, byteLimit: Int? = nil) throws {
         self.path = path
-        var reader = try LineReader(path: path)
+        var reader = try LineReader(path: path, byteLimit: byteLimit)
         guard let first = try reader.peekFirstNonBlank() else { return }
         let firstLine = try reader.firstNonBlankLine()
         if first == UInt8(ascii: "[") || !Self.isWholeObjectLine(firstLine) {
@@ -89,9 +91,13 @@ private struct LineReader {
     private var atEnd = false
     private var number = 0
 
-    init(path: String) throws {
+    /// Bytes left to read, when limited.
+    private var unread: Int?
+
+    init(path: String, byteLimit: Int?) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ExportFileError(path: path, reason: "cannot be opened") }
         self.handle = handle
+        unread = byteLimit
     }
 
     /// The first byte that is not blank, without consuming anything.
@@ -154,8 +160,9 @@ private struct LineReader {
 
     private mutating func fill() throws -> Bool {
         guard !atEnd else { return false }
-        let block = try handle.read(upToCount: 1 << 20) ?? Data()
+        let block = try handle.read(upToCount: min(1 << 20, unread ?? .max)) ?? Data()
         if block.isEmpty { atEnd = true; return false }
+        unread = unread.map { $0 - block.count }
         // What was read is dropped before a block is added, so the buffer holds one line and a block.
         buffer = Data(buffer[position...]) + block
         position = 0

@@ -20,6 +20,21 @@ struct ExportFolder {
         try manifest.jsonString.write(toFile: path + "/manifest.json", atomically: true, encoding: .utf8)
     }
 
+    /// Records each file's length in the manifest's `state.files`, as the exporter does at
+    /// each position it saves.
+    func recordLengths() throws {
+        var manifest = try JSONValue(parsing: String(contentsOfFile: path + "/manifest.json", encoding: .utf8)).objectValue ?? [:]
+        var lengths: [String: JSONValue] = [:]
+        for folder in ["classes", "conversations", "messages"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: path + "/" + folder) {
+                let size = try FileManager.default.attributesOfItem(atPath: path + "/\(folder)/\(name)")[.size] as? Int ?? 0
+                lengths["\(folder)/\(name)"] = .int(Int64(size))
+            }
+        }
+        manifest["state"] = ["files": .object(lengths)]
+        try JSONValue.object(manifest).jsonString.write(toFile: path + "/manifest.json", atomically: true, encoding: .utf8)
+    }
+
     /// Appends lines to `file` (a path inside the folder): rows as JSON, text as it is.
     func append(_ file: String, _ lines: [Line]) throws {
         let url = URL(fileURLWithPath: path + "/" + file)
