@@ -31,7 +31,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "SwitchboardJSON"),
-        .target(name: "SwitchboardData", dependencies: ["SwitchboardJSON"]),
+        .target(name: "SwitchboardData", dependencies: ["SwitchboardJSON", "SwitchboardArchives"]),
+        // zlib is the system's own library (pkg-config zlib, apt zlib1g-dev), linked as
+        // JavaScriptCore is below: not a package dependency, nothing is fetched for it.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "SwitchboardArchives", dependencies: ["CZlib"]),
         .target(name: "SwitchboardFuzz", dependencies: ["SwitchboardWire", "SwitchboardJSON"]),
         .target(name: "CLibFuzzer"),
         .target(name: "CSpawn"),
@@ -130,6 +134,7 @@ let package = Package(
                 "SwitchboardJS",
                 "SwitchboardJSON",
                 "SwitchboardData",
+                "SwitchboardArchives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -163,6 +168,7 @@ let package = Package(
                 "SwitchboardJS",
                 "SwitchboardJSON",
                 "SwitchboardData",
+                "SwitchboardArchives",
                 "SwitchboardWire",
                 "SwitchboardFuzz",
                 .product(name: "GRDB", package: "GRDB.swift"),
