@@ -37,6 +37,19 @@ import Testing
         ])
     }
 
+    /// LeanCloud's data export puts `#filetype:JSON-streaming {"type":"Class","class":…}`
+    /// before the rows of each file.
+    @Test func theExportsFileTypeLineIsReadPast() throws {
+        let text = """
+            #filetype:JSON-streaming {"type":"Class","class":"Comment"}
+            {"objectId":"a"}
+            {"objectId":"b"
+            """
+        #expect(try rows(text) == [.row(["objectId": "a"], place: ":2"), .unreadable(place: ":3", reason: "not valid JSON")])
+        #expect(try rows("#filetype:JSON-streaming {\"type\":\"Class\",\"class\":\"Comment\"}\n") == [])
+        #expect(try rows("#filetype:JSON-streaming {}\n[{\"a\": 1}]") == [.row(["a": 1], place: ": item 1")])
+    }
+
     @Test func anArrayOrAQueryAnswerIsReadWhole() throws {
         #expect(try rows("[\n  {\"a\": 1},\n  2\n]") == [.row(["a": 1], place: ": item 1"), .unreadable(place: ": item 2", reason: "a row must be a JSON object")])
         #expect(try rows("{\n \"results\": [{\"a\": 1}]\n}") == [.row(["a": 1], place: ": item 1")])
