@@ -7,8 +7,9 @@ import SwitchboardJSON
 /// before what belongs to them (roles, lists, subscribers, messages), then devices, then
 /// app classes. A folder with a `manifest.json` is an export folder (see
 /// docs/leancloud-export-format.md); any other file is one class named by the file, as
-/// LeanCloud's console exports them (`_Conversation.jsonl`, `Blacklist.json`), and a folder
-/// of them its `.jsonl` and `.json` files.
+/// LeanCloud's console exports them (`_Conversation.jsonl`, `Blacklist.json`,
+/// `Blacklist.0.jsonl`), and a folder or an archive of them its export files
+/// (`ImportInput`).
 struct ImportPlan {
     enum Kind: Equatable {
         case conversations
@@ -58,17 +59,22 @@ struct ImportPlan {
         }
     }
 
-    struct File: Equatable {
-        var path: String
+    struct File {
+        var input: ImportInput
         var kind: Kind
         /// Where reading stops: the length an unfinished export recorded for the file.
         var byteLimit: Int?
+
+        /// How reports name it.
+        var path: String { input.place }
     }
 
     /// In the order to import them.
     private(set) var files: [File] = []
     /// Things to know about the inputs before their summaries (an export that did not finish).
     private(set) var warnings: [String] = []
+    /// Whether some input could not be read at all (a damaged archive), which was printed.
+    private(set) var damaged = false
 
     init(paths: [String]) throws {
         var found: [File] = []
@@ -78,7 +84,15 @@ struct ImportPlan {
             if isFolder.boolValue, FileManager.default.fileExists(atPath: path + "/manifest.json") {
                 found += try exportFolder(path)
             } else {
-                found += try Self.exportFiles(at: path).map { File(path: $0, kind: .ofClass(Self.className(of: $0))) }
+                let (inputs, problems) = try ImportInput.list([path])
+                damaged = damaged || problems
+                for input in inputs {
+                    if let reason = input.notImported {
+                        warnings.append("\(input.place): skipped: \(reason)")
+                    } else {
+                        found.append(File(input: input, kind: .ofClass(input.className)))
+                    }
+                }
             }
         }
         // Stable: within a kind, files keep the order they were named in.
@@ -108,33 +122,25 @@ struct ImportPlan {
             warnings.append("\(folder): its last export run did not finish; importing what it recorded (run the export again to complete it, then import again)")
             limits = (manifest["state"]?["files"]?.objectValue ?? [:]).compactMapValues { $0.int64Value.map(Int.init) }
         }
-        func file(_ path: String, _ kind: Kind) -> File {
-            File(path: path, kind: kind, byteLimit: limits.map { $0[String(path.dropFirst(folder.count + 1))] ?? 0 })
+        func file(_ path: String, _ kind: Kind? = nil) -> File {
+            let input = ImportInput.file(folder + "/" + path, path: path)
+            return File(input: input, kind: kind ?? .ofClass(input.className), byteLimit: limits.map { $0[path] ?? 0 })
         }
-        var files = try Self.exportFiles(at: folder + "/classes", ifPresent: true).map { file($0, .ofClass(Self.className(of: $0))) }
+        var files = try Self.exportFiles(in: folder, "classes").map { file($0) }
         for (name, kind) in [("lists.jsonl", Kind.lists), ("subscribers.jsonl", .subscribers)] {
-            let path = folder + "/conversations/" + name
-            if FileManager.default.fileExists(atPath: path) { files.append(file(path, kind)) }
+            let path = "conversations/" + name
+            if FileManager.default.fileExists(atPath: folder + "/" + path) { files.append(file(path, kind)) }
         }
-        files += try Self.exportFiles(at: folder + "/messages", ifPresent: true).map { file($0, .messages) }
+        files += try Self.exportFiles(in: folder, "messages").map { file($0, .messages) }
         return files
     }
 
-    /// A file, or the export files of a folder in name order.
-    private static func exportFiles(at path: String, ifPresent: Bool = false) throws -> [String] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            if ifPresent { return [] }
-            throw ValidationError("\(path) does not exist")
-        }
-        guard isFolder.boolValue else { return [path] }
-        return try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+    /// The export files of an export folder's `sub` folder in name order (`sub/name`), none
+    /// if it has no such folder.
+    private static func exportFiles(in folder: String, _ sub: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: folder + "/" + sub) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder + "/" + sub).sorted()
             .filter { $0.hasSuffix(".jsonl") || $0.hasSuffix(".json") }
-            .map { path + "/" + $0 }
-    }
-
-    /// `Blacklist.jsonl` holds Blacklist.
-    private static func className(of path: String) -> String {
-        URL(fileURLWithPath: path).lastPathComponent.split(separator: ".").first.map(String.init) ?? ""
+            .map { sub + "/" + $0 }
     }
 }

@@ -24,7 +24,7 @@ struct LeanCloudImporter {
     /// something did not come across (a row unreadable or skipped, a file unreadable).
     func run(_ plan: ImportPlan) async -> Bool {
         for warning in plan.warnings { print(warning) }
-        var complete = true
+        var complete = !plan.damaged
         var newest = NewestImported(limit: readPositionsHeld)
         for (index, file) in plan.files.enumerated() {
             do {
@@ -71,7 +71,7 @@ struct LeanCloudImporter {
             try ClassNames.validate(className: name)
             // Rows without times take the file's: the same each time it is imported, so it
             // stores nothing twice, and a later export's are newer.
-            let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+            let modified = try FileManager.default.attributesOfItem(atPath: file.input.file)[.modificationDate] as? Date
             let now = modified.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? LocalAppData.wallMilliseconds()
             return try await importRows(
                 of: file, map: { try StoredDocument(importing: $0, className: name, now: now) }, write: { try await $0.importDocuments($1) }
@@ -95,7 +95,7 @@ struct LeanCloudImporter {
         written: ([Value], ImportOutcome) async throws -> Void = { _, _ in }
     ) async throws -> ImportTally {
         let batchSize = batchSize ?? self.batchSize
-        var reader = try ExportFileReader(path: file.path, byteLimit: file.byteLimit)
+        var reader = try ExportFileReader(source: file.input.open(), name: file.input.place, byteLimit: file.byteLimit)
         var tally = ImportTally()
         var skips = SkipReport(file: file)
         var values: [Value] = [], places: [String] = []

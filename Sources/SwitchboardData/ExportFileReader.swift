@@ -30,13 +30,14 @@ public struct ExportFileReader {
         } catch {
             throw ExportFileError(path: path, reason: "\(error)")
         }
-        try self.init(source: byteLimit.map { ByteLimitedSource(file, limit: $0) } ?? file, name: path)
+        try self.init(source: file, name: path, byteLimit: byteLimit)
     }
 
-    /// Reads `source`, telling its form from its start; `name` is how places in it are given.
-    public init(source: any ByteSource, name: String) throws {
+    /// Reads `source`, telling its form from its start; `name` is how places in it are given;
+    /// with `byteLimit`, only that many of its bytes.
+    public init(source: any ByteSource, name: String, byteLimit: Int? = nil) throws {
         self.name = name
-        var reader = LineReader(source)
+        var reader = LineReader(byteLimit.map { ByteLimitedSource(source, limit: $0) } ?? source)
         var first = try reader.peekNonBlankLine()
         // LeanCloud's data export starts each file with a line of its own,
         // `#filetype:JSON-streaming {"type":"Class","class":"Blacklist"}`: the rows follow it.
