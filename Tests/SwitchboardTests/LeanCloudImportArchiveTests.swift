@@ -77,6 +77,24 @@ extension ConfigAndCLITests {
         #expect(try await objects("Messages", in: folder).isEmpty)
     }
 
+    /// An export unpacked into a folder: its files found in the folders under it, hidden ones left alone.
+    @Test(.disabled(if: TestDatabase.usesPostgres, "the config names SQLite's folder")) func anUnpackedExportFolderIsWalkedWhole() async throws {
+        let folder = try configuredFolder()
+        let export = folder + "/unpacked"
+        for sub in ["/APPID-export1/Comment", "/.trash"] {
+            try FileManager.default.createDirectory(atPath: export + sub, withIntermediateDirectories: true)
+        }
+        try (Self.header + "\n" + #"{"objectId":"b1"}"#).write(toFile: export + "/APPID-export1/Blacklist.0.jsonl", atomically: true, encoding: .utf8)
+        try #"{"objectId":"c1"}"#.write(toFile: export + "/APPID-export1/Comment/part-00000", atomically: true, encoding: .utf8)
+        try #"{"objectId":"t1"}"#.write(toFile: export + "/.trash/Blacklist.jsonl", atomically: true, encoding: .utf8)
+        let run = try await Self.switchboard(["leancloud", "import", export, "-c", folder + "/config.yaml"])
+        #expect(run.output.contains("unpacked/APPID-export1/Blacklist.0.jsonl: Blacklist: 1 read, 1 stored"), "\(run.output)")
+        #expect(run.output.contains("unpacked/APPID-export1/Comment/part-00000: Comment: 1 read, 1 stored"), "\(run.output)")
+        #expect(!run.output.contains(".trash"), "\(run.output)")
+        #expect(run.status == 0)
+        #expect(try await objects("Blacklist", in: folder).count == 1)
+    }
+
     /// An entry of 150 MB of rows goes through in far less memory than it takes: the CLI's
     /// peak resident size (`VmHWM`, which only grows) is read while it runs.
     @Test func aLargeArchiveIsReadInFlatMemory() async throws {
