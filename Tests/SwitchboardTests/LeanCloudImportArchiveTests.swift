@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 import SwitchboardData
 import SwitchboardJSON
 import SwitchboardStore
@@ -75,6 +76,40 @@ extension ConfigAndCLITests {
         #expect(try await objects("Blacklist", in: folder).count == 1)
         #expect(try await objects("Settings", in: folder).count == 1)
         #expect(try await objects("Messages", in: folder).isEmpty)
+    }
+
+    /// LeanCloud's data export as it comes: a .tar.gz of `<Class>.0.jsonl` files, each behind
+    /// its `#filetype` line; its IM classes go to the IM store, in the import's order (the
+    /// archive is read again from its start for them), the others to the app data store.
+    @Test func theConsolesTarGzBringsTheIMClassesAcross() async throws {
+        let folder = TestServer.temporaryDirectory()
+        let config = try await Self.importConfig(for: folder)
+        let created = ExportFolder.iso(Self.movedAt)
+        func file(_ className: String, _ rows: [JSONValue]) -> (String, String) {
+            ("\(className).0.jsonl", ([#"#filetype:JSON-streaming {"type":"Class","class":"\#(className)"}"#] + rows.map(\.jsonString)).joined(separator: "\n"))
+        }
+        let tarball = folder + "/APPID-export0vaDyw6z2235289001363510.tar.gz"
+        try await PythonScript.tarGz(tarball, [
+            file("Blacklist", [["objectId": "b1", "owner": "ann", "createdAt": created, "updatedAt": created]]),
+            file("_Installation", [["objectId": "i1", "deviceType": "android", "installationId": "ben-phone", "channels": ["ben"], "createdAt": created]]),
+            file("_ConversationMemberInfo", [["cid": "5f00000000000000000000c1", "clientId": "ben", "role": "Manager", "objectId": "r1"]]),
+            file("_Conversation", [["objectId": "5f00000000000000000000c1", "c": "ann", "m": ["ann", "ben"], "createdAt": created, "updatedAt": created]]),
+        ])
+        let run = try await Self.switchboard(["leancloud", "import", tarball, "-c", config])
+        let name = "APPID-export0vaDyw6z2235289001363510.tar.gz"
+        for expected in [
+            "\(name)/_Conversation.0.jsonl: _Conversation: 1 read, 1 stored",
+            "\(name)/_ConversationMemberInfo.0.jsonl: _ConversationMemberInfo: 1 read, 1 stored",
+            "\(name)/_Installation.0.jsonl: _Installation: 1 read, 1 stored",
+            "\(name)/Blacklist.0.jsonl: Blacklist: 1 read, 1 stored",
+        ] {
+            #expect(run.output.contains(expected), "\(expected)\nnot in\n\(run.output)")
+        }
+        #expect(run.status == 0, "\(run.output)")
+        try await TestDatabase.withStore(dataDirectory: folder) { (store) async throws in
+            #expect(try await store.conversation(id: "5f00000000000000000000c1")?.managers == ["ben"])
+            #expect(try await store.installation(objectID: "i1")?.installation.channels == ["ben"])
+        }
     }
 
     /// An export unpacked into a folder: its files found in the folders under it, hidden ones left alone.
