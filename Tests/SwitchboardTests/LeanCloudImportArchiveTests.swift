@@ -16,7 +16,7 @@ extension ConfigAndCLITests {
     }
 
     private func objects(_ className: String, in folder: String) async throws -> [JSONValue] {
-        let data = LocalAppData(store: try SQLiteStore(path: folder + "/switchboard.sqlite"), conversations: nil)
+        let data = LocalAppData(store: try SQLiteStore(path: folder + "/switchboard.sqlite"))
         return try await data.find(ObjectQuery(className: className, limit: 1000)).results
     }
 
