@@ -80,7 +80,13 @@ struct ImportBenchmark {
         let command = try SwitchboardCommand.parseAsRoot(["leancloud", "import", export, "-c", config])
         guard var importing = command as? any AsyncParsableCommand else { throw ValidationError("leancloud import is not an async command") }
         let start = ContinuousClock.now
-        try await importing.run()
+        do {
+            try await importing.run()
+        } catch {
+            // Its summary lines said what did not come across.
+            print("the import failed: \(error)")
+            exit(1)
+        }
         let elapsed = ContinuousClock.now - start
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         let kilobytes = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0

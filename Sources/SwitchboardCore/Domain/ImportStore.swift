@@ -21,8 +21,9 @@ public protocol ImportStore: Sendable {
     func importLists(_ lists: [ImportedLists]) async throws -> ImportOutcome
     /// Subscribes clients to system conversations, at the times they subscribed.
     func importSubscriptions(_ subscriptions: [Membership]) async throws -> ImportOutcome
-    /// Stores messages whose ids are new, in the order given, queued for nobody; one already
-    /// there stays as it is, and one whose conversation is not here is skipped.
+    /// Stores messages whose ids are new, each conversation's in the order given (their
+    /// order in its history where times are equal), queued for nobody; one already there
+    /// stays as it is, and one whose conversation is not here is skipped.
     func importMessages(_ messages: [Message]) async throws -> ImportOutcome
     /// For each conversation, the timestamp of its newest imported message: its
     /// `lastMessageAt` and every member's read and delivered positions move up to it (never
