@@ -21,6 +21,12 @@ JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 /// Turns `eval` and `new Function` on or off; when off they throw an EvalError with `message`.
 JS_EXPORT void JSGlobalContextSetEvalEnabled(JSGlobalContextRef ctx, bool enabled, JSStringRef message);
 
+/// Sets one of JavaScriptCore's options by name (WebKitGTK's GLib API, jsc/JSCOptions.h, declared
+/// here as that header pulls GLib in); only before the first VM is made. False for an unknown
+/// option. Unlike a JSC_* environment variable set at run time, it never touches `environ`,
+/// which another thread may be reading to start a process.
+JS_EXPORT int jsc_options_set_boolean(const char *option, int value);
+
 /// An object with the VM's heap statistics: heapSize, heapCapacity, extraMemorySize, ...
 JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
 
