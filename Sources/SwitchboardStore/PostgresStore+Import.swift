@@ -65,12 +65,7 @@ extension PostgresStore: ImportStore {
         return try await transaction { connection in
             var outcome = ImportOutcome()
             for (index, role) in roles.enumerated() {
-                let conversation: PostgresRandomAccessRow
-                switch try await asImported(role.conversationID, connection) {
-                case .imported(let row): conversation = row
-                case .changedHere: outcome.alreadyThere += 1; continue
-                case .missing: outcome.skip(index, ImportReasons.noConversation(role.conversationID)); continue
-                }
+                guard let conversation = try await asImported(role.conversationID, connection).target(of: index, role.conversationID, in: &outcome) else { continue }
                 let creator = conversation.string("creator") ?? ""
                 guard role.clientID != creator else {
                     // The creator owns it, whatever a row says.
@@ -102,12 +97,7 @@ extension PostgresStore: ImportStore {
         return try await transaction { connection in
             var outcome = ImportOutcome()
             for (index, list) in lists.enumerated() {
-                let conversation: PostgresRandomAccessRow
-                switch try await asImported(list.conversationID, connection) {
-                case .imported(let row): conversation = row
-                case .changedHere: outcome.alreadyThere += 1; continue
-                case .missing: outcome.skip(index, ImportReasons.noConversation(list.conversationID)); continue
-                }
+                guard let conversation = try await asImported(list.conversationID, connection).target(of: index, list.conversationID, in: &outcome) else { continue }
                 guard RowMapping.stringArray(conversation.string("blocked")) != list.blocked
                     || RowMapping.stringArray(conversation.string("silenced")) != list.silenced
                 else {
@@ -135,17 +125,9 @@ extension PostgresStore: ImportStore {
             // conversation may have millions of subscribers.
             var nextPosition: [String: Int64] = [:]
             for (index, subscription) in subscriptions.enumerated() {
-                switch try await asImported(subscription.conversationID, connection) {
-                case .imported(let row) where row.int64("kind") == Int64(Conversation.Kind.system.rawValue):
-                    break
-                case .imported:
+                guard let conversation = try await asImported(subscription.conversationID, connection).target(of: index, subscription.conversationID, in: &outcome) else { continue }
+                guard conversation.int64("kind") == Int64(Conversation.Kind.system.rawValue) else {
                     outcome.skip(index, ImportReasons.notSystem(subscription.conversationID))
-                    continue
-                case .changedHere:
-                    outcome.alreadyThere += 1
-                    continue
-                case .missing:
-                    outcome.skip(index, ImportReasons.noConversation(subscription.conversationID))
                     continue
                 }
                 let joined = try await connection.all(

@@ -68,12 +68,7 @@ extension SQLiteStore: ImportStore {
         return try await writer.write { db in
             var outcome = ImportOutcome()
             for (index, role) in roles.enumerated() {
-                let conversation: Row
-                switch try Self.asImported(role.conversationID, db) {
-                case .imported(let row): conversation = row
-                case .changedHere: outcome.alreadyThere += 1; continue
-                case .missing: outcome.skip(index, ImportReasons.noConversation(role.conversationID)); continue
-                }
+                guard let conversation = try Self.asImported(role.conversationID, db).target(of: index, role.conversationID, in: &outcome) else { continue }
                 let creator: String = conversation["creator"]
                 guard role.clientID != creator else {
                     // The creator owns it, whatever a row says.
@@ -106,12 +101,7 @@ extension SQLiteStore: ImportStore {
         return try await writer.write { db in
             var outcome = ImportOutcome()
             for (index, list) in lists.enumerated() {
-                let conversation: Row
-                switch try Self.asImported(list.conversationID, db) {
-                case .imported(let row): conversation = row
-                case .changedHere: outcome.alreadyThere += 1; continue
-                case .missing: outcome.skip(index, ImportReasons.noConversation(list.conversationID)); continue
-                }
+                guard let conversation = try Self.asImported(list.conversationID, db).target(of: index, list.conversationID, in: &outcome) else { continue }
                 guard RowMapping.stringArray(conversation["blocked"]) != list.blocked
                     || RowMapping.stringArray(conversation["silenced"]) != list.silenced
                 else {
@@ -137,17 +127,9 @@ extension SQLiteStore: ImportStore {
             // conversation may have millions of subscribers.
             var nextPosition: [String: Int64] = [:]
             for (index, subscription) in subscriptions.enumerated() {
-                switch try Self.asImported(subscription.conversationID, db) {
-                case .imported(let row) where (row["kind"] as Int) == Conversation.Kind.system.rawValue:
-                    break
-                case .imported:
+                guard let conversation = try Self.asImported(subscription.conversationID, db).target(of: index, subscription.conversationID, in: &outcome) else { continue }
+                guard (conversation["kind"] as Int) == Conversation.Kind.system.rawValue else {
                     outcome.skip(index, ImportReasons.notSystem(subscription.conversationID))
-                    continue
-                case .changedHere:
-                    outcome.alreadyThere += 1
-                    continue
-                case .missing:
-                    outcome.skip(index, ImportReasons.noConversation(subscription.conversationID))
                     continue
                 }
                 let joinedAt = try Int64.fetchOne(db.cachedStatement(sql: "SELECT joined_at FROM conversation_member WHERE conversation_id = ? AND client_id = ?"),
