@@ -90,7 +90,7 @@ struct ImportBenchmark {
         let elapsed = ContinuousClock.now - start
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         let kilobytes = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-        print("measured \(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) \(kilobytes * 1024)")
+        print("measured \(elapsed.microseconds / 1e6) \(kilobytes * 1024)")
     }
 
     /// An export folder as `switchboard leancloud export` writes one: conversations of two to

@@ -42,12 +42,17 @@ final class ExportProgress {
 
     /// `1h 02m`, `3m 05s`, `12s`, `0.4s`.
     static func format(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = Self.seconds(duration)
         if seconds < 10 { return String(format: "%.1fs", seconds) }
         let whole = Int(seconds.rounded())
         if whole < 60 { return "\(whole)s" }
         if whole < 3600 { return String(format: "%dm %02ds", whole / 60, whole % 60) }
         return String(format: "%dh %02dm", whole / 3600, whole / 60 % 60)
+    }
+
+    /// The duration in seconds, fractions kept.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// `51,234`.

@@ -77,8 +77,7 @@ final class PacedClient {
     /// Requests a second since the first (nil before the second).
     var rate: Double? {
         guard let firstStart, requests > 1 else { return nil }
-        let elapsed = ContinuousClock.now - firstStart
-        return Double(requests - 1) / max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 0.001)
+        return Double(requests - 1) / max(ExportProgress.seconds(ContinuousClock.now - firstStart), 0.001)
     }
 
     /// `Retry-After` in seconds, or as an HTTP date.
