@@ -1,26 +1,52 @@
-/// A device a push can go to: the token its push service knows it by, and that service.
+/// A device a push can go to: the token its push service knows it by, that service, and the
+/// vendor account it registered with.
 public struct PushDevice: Sendable, Hashable {
-    /// The service that reaches a device: Apple's, Firebase's, or whichever the `provider`
-    /// (log or webhook) passes pushes on to.
-    public enum Service: String, Sendable {
-        case apns, fcm, other
+    /// The service that reaches a device: Apple's, Firebase's, a Chinese Android maker's own
+    /// (LeanCloud's "mixed push"), or whichever the `provider` (log or webhook) passes pushes on to.
+    public enum Service: String, Sendable, CaseIterable {
+        case apns, fcm, huawei, honor, xiaomi, oppo, vivo, meizu, other
+
+        /// The service an Android installation's `vendor` names, as LeanCloud's mixed-push
+        /// modules save it (java-unified-sdk's `mixpush-*`): `HMS`, `honor`, `mi`, `oppo`,
+        /// `vivo`, `mz`, and `fcm`.
+        public init?(vendor: String) {
+            switch vendor {
+            case "fcm": self = .fcm
+            case "HMS": self = .huawei
+            case "honor": self = .honor
+            case "mi": self = .xiaomi
+            case "oppo": self = .oppo
+            case "vivo": self = .vivo
+            case "mz": self = .meizu
+            default: return nil
+            }
+        }
     }
 
     public var token: String
     public var service: Service
+    /// The installation's `deviceProfile`: which of several accounts the app has with its
+    /// vendor the device registered through; nil or empty for the default one.
+    public var profile: String?
+
+    public init(token: String, service: Service, profile: String? = nil) {
+        self.token = token
+        self.service = service
+        self.profile = profile
+    }
 
     /// A device as the store knows it. `deviceType` and `vendor` come from its installation
-    /// when it has one (an Android device reaches FCM by its `vendor` `fcm` registration id);
+    /// when it has one (an Android device reaches its vendor's service by its registration id);
     /// a token from login alone goes by its shape: LeanCloud's iOS SDKs log in with the APNs
     /// token, 32 bytes or more in hex.
-    public init(token: String, deviceType: String?, vendor: String?) {
-        self.token = token
-        service = switch (deviceType, vendor) {
+    public init(token: String, deviceType: String?, vendor: String?, profile: String? = nil) {
+        let service: Service = switch (deviceType, vendor) {
         case ("ios", _): .apns
-        case ("android", "fcm"): .fcm
+        case ("android", let vendor?): Service(vendor: vendor) ?? .other
         case (nil, _) where Self.isAPNsToken(token): .apns
         default: .other
         }
+        self.init(token: token, service: service, profile: profile)
     }
 
     static func isAPNsToken(_ token: String) -> Bool {

@@ -5,13 +5,14 @@ import SwitchboardHooks
 
 /// How a provider that pushes device by device (APNs, FCM) queues, tries and counts: jobs
 /// wait in the bounded push queue and never hold up delivery; a push the service answers
-/// 429 or 5xx is tried again with doubling waits, until seven days after its message; a dead
+/// 429 or 5xx is tried again with doubling waits (from the `Retry-After` the service gave, when
+/// it gave one), until seven days after its message; a used-up quota is not tried again; a dead
 /// token is removed from the store; every device's outcome is counted in
 /// `switchboard_push_<service>_total{outcome}`.
 struct DevicePushDelivery: Sendable {
     /// What became of one device's push.
     enum Outcome: String, CaseIterable {
-        case sent, removedToken = "removed_token", rejected, failed, otherTeam = "other_team", dropped
+        case sent, removedToken = "removed_token", rejected, failed, otherTeam = "other_team", dropped, quotaExhausted = "quota_exhausted"
     }
 
     /// For logs: `APNs`, `FCM`.
@@ -71,8 +72,13 @@ struct DevicePushDelivery: Sendable {
                 count(.rejected)
                 logger.warning("\(service) refused a push", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
                 return
-            case .later(let reason):
+            case .quotaExhausted(let reason):
+                count(.quotaExhausted)
+                logger.warning("\(service) quota used up; push not sent", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
+                return
+            case .later(let reason, let retryAfter):
                 logger.warning("\(service) push failed; trying again", metadata: ["reason": "\(reason)", "attempt": "\(attempt)", "message": "\(messageID)"])
+                if let retryAfter { wait = retryAfter }
             }
             guard attempt < attempts else { break }
             do { try await Task.sleep(for: wait) } catch { break }
