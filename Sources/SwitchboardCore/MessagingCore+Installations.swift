@@ -5,10 +5,8 @@ extension MessagingCore {
     }
 
     /// Changes a saved device, as `PUT /1.1/installations/<id>` does; nil when there is none.
-    public func updateInstallation(
-        objectID: String, deviceToken: String?, registrationID: String?, badge: Int?, channels: Installation.ChannelChange?
-    ) async throws -> Int64? {
-        try await context.store.updateInstallation(objectID: objectID, deviceToken: deviceToken, registrationID: registrationID, badge: badge, channels: channels)
+    public func updateInstallation(objectID: String, _ change: InstallationChange) async throws -> Int64? {
+        try await context.store.updateInstallation(objectID: objectID, change)
     }
 
     /// A saved device, as `GET /1.1/installations/<id>` shows it; nil when there is none.

@@ -208,6 +208,10 @@ enum Migrations {
             // it apply (see `ImportStore`).
             try db.execute(sql: "ALTER TABLE conversation ADD COLUMN imported_updated_at INTEGER")
         }
+        migrator.registerMigration("v19: vendor accounts of devices") { db in
+            // Which of the app's accounts with the device's maker its token came from.
+            try db.execute(sql: "ALTER TABLE installation ADD COLUMN device_profile TEXT")
+        }
         return migrator
     }
 }

@@ -191,5 +191,7 @@ enum PostgresSchema {
         ]),
         // As SQLite's v18: the `updated_at` an import last wrote (see `ImportStore`).
         ("v5: conversations as an import wrote them", ["ALTER TABLE conversation ADD COLUMN imported_updated_at BIGINT"]),
+        // As SQLite's v19.
+        ("v6: vendor accounts of devices", ["ALTER TABLE installation ADD COLUMN device_profile TEXT"]),
     ]
 }

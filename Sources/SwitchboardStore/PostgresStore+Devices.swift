@@ -90,23 +90,25 @@ extension PostgresStore {
 
     public func pushDevices(of clientIDs: [String]) async throws -> [String: [PushDevice]] {
         guard !clientIDs.isEmpty else { return [:] }
-        // As `SQLiteStore`'s: an installation's type and vendor decide, FCM by registration id.
+        // As `SQLiteStore`'s: an installation's type and vendor decide (`PushDeviceColumns`).
         return try await all(
             """
-            SELECT client_id, token, device_type, vendor FROM (
-                SELECT d.client_id, COALESCE(CASE WHEN i.vendor = 'fcm' THEN i.registration_id END, d.token) AS token, i.device_type,
-                    CASE WHEN i.vendor = 'fcm' AND i.registration_id IS NULL THEN NULL ELSE i.vendor END AS vendor, d.registered_at AS at
+            SELECT client_id, token, device_type, vendor, profile FROM (
+                SELECT d.client_id, COALESCE(\(unescaped: PushDeviceColumns.vendorToken), d.token) AS token, i.device_type,
+                    \(unescaped: PushDeviceColumns.vendor) AS vendor, i.device_profile AS profile, d.registered_at AS at
                 FROM device d LEFT JOIN installation i ON i.device_token = d.token OR i.installation_id = d.token
                 WHERE d.client_id = ANY(\(clientIDs))
                 UNION ALL
-                SELECT c.channel, COALESCE(CASE WHEN i.vendor = 'fcm' THEN i.registration_id END, i.device_token, i.registration_id, i.installation_id),
-                    i.device_type, CASE WHEN i.vendor = 'fcm' AND i.registration_id IS NULL THEN NULL ELSE i.vendor END, i.updated_at
+                SELECT c.channel, COALESCE(\(unescaped: PushDeviceColumns.vendorToken), i.device_token, i.registration_id, i.installation_id),
+                    i.device_type, \(unescaped: PushDeviceColumns.vendor), i.device_profile, i.updated_at
                 FROM installation_channel c JOIN installation i USING (object_id) WHERE c.channel = ANY(\(clientIDs))
             ) AS devices ORDER BY at
             """
         ).reduce(into: [:]) { devices, row in
             let clientID = row.string("client_id") ?? ""
-            let device = PushDevice(token: row.string("token") ?? "", deviceType: row.string("device_type"), vendor: row.string("vendor"))
+            let device = PushDevice(
+                token: row.string("token") ?? "", deviceType: row.string("device_type"), vendor: row.string("vendor"), profile: row.string("profile")
+            )
             if devices[clientID]?.contains(where: { $0.token == device.token }) != true { devices[clientID, default: []].append(device) }
         }
     }
@@ -124,12 +126,13 @@ extension PostgresStore {
             let objectID = existing ?? Identifiers.objectID()
             try await connection.query(
                 """
-                INSERT INTO installation (object_id, device_type, device_token, installation_id, registration_id, vendor, created_at, updated_at)
+                INSERT INTO installation (object_id, device_type, device_token, installation_id, registration_id, vendor, device_profile, created_at, updated_at)
                 VALUES (\(objectID), \(installation.deviceType.rawValue), \(installation.deviceToken), \(installation.installationID),
-                    \(installation.registrationID), \(installation.vendor), \(now), \(now))
+                    \(installation.registrationID), \(installation.vendor), \(installation.deviceProfile), \(now), \(now))
                 ON CONFLICT (object_id) DO UPDATE SET device_type = excluded.device_type, device_token = excluded.device_token,
                     installation_id = excluded.installation_id, registration_id = COALESCE(excluded.registration_id, installation.registration_id),
-                    vendor = COALESCE(excluded.vendor, installation.vendor), updated_at = excluded.updated_at
+                    vendor = COALESCE(excluded.vendor, installation.vendor),
+                    device_profile = COALESCE(excluded.device_profile, installation.device_profile), updated_at = excluded.updated_at
                 """,
                 logger: logger
             )
@@ -138,21 +141,21 @@ extension PostgresStore {
         }
     }
 
-    public func updateInstallation(
-        objectID: String, deviceToken: String?, registrationID: String?, badge: Int?, channels: Installation.ChannelChange?
-    ) async throws -> Int64? {
+    public func updateInstallation(objectID: String, _ change: InstallationChange) async throws -> Int64? {
         let now = ServerClock.wallMilliseconds()
         return try await transaction { connection in
             let updated = try await connection.all(
                 """
-                UPDATE installation SET device_token = COALESCE(\(deviceToken), device_token),
-                    registration_id = COALESCE(\(registrationID), registration_id), badge = COALESCE(\(badge), badge), updated_at = \(now)
+                UPDATE installation SET device_token = COALESCE(\(change.deviceToken), device_token),
+                    registration_id = COALESCE(\(change.registrationID), registration_id), vendor = COALESCE(\(change.vendor), vendor),
+                    device_profile = COALESCE(\(change.deviceProfile), device_profile), badge = COALESCE(\(change.badge), badge),
+                    updated_at = \(now)
                 WHERE object_id = \(objectID) RETURNING object_id
                 """,
                 logger
             )
             guard !updated.isEmpty else { return nil }
-            if let channels { try await Self.change(channels: channels, of: objectID, connection, logger) }
+            if let channels = change.channels { try await Self.change(channels: channels, of: objectID, connection, logger) }
             return now
         }
     }

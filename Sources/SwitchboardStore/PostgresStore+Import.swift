@@ -267,12 +267,14 @@ extension PostgresStore: ImportStore {
                 }
                 try await connection.query(
                     """
-                    INSERT INTO installation (object_id, device_type, device_token, installation_id, registration_id, vendor, badge, created_at, updated_at)
+                    INSERT INTO installation (
+                        object_id, device_type, device_token, installation_id, registration_id, vendor, device_profile, badge, created_at, updated_at
+                    )
                     VALUES (\(saved.objectID), \(device.deviceType.rawValue), \(device.deviceToken), \(device.installationID),
-                        \(device.registrationID), \(device.vendor), \(saved.badge), \(saved.createdAt), \(saved.updatedAt))
+                        \(device.registrationID), \(device.vendor), \(device.deviceProfile), \(saved.badge), \(saved.createdAt), \(saved.updatedAt))
                     ON CONFLICT (object_id) DO UPDATE SET device_type = excluded.device_type, device_token = excluded.device_token,
                         installation_id = excluded.installation_id, registration_id = excluded.registration_id, vendor = excluded.vendor,
-                        badge = excluded.badge, created_at = excluded.created_at, updated_at = excluded.updated_at
+                        device_profile = excluded.device_profile, badge = excluded.badge, created_at = excluded.created_at, updated_at = excluded.updated_at
                     """,
                     logger: logger
                 )

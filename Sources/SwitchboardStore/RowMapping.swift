@@ -41,7 +41,8 @@ enum RowMapping {
             objectID: row.string("object_id") ?? "",
             installation: Installation(
                 deviceType: type, deviceToken: row.string("device_token"), installationID: row.string("installation_id"),
-                registrationID: row.string("registration_id"), vendor: row.string("vendor"), channels: channels
+                registrationID: row.string("registration_id"), vendor: row.string("vendor"),
+                deviceProfile: row.string("device_profile"), channels: channels
             ),
             badge: Int(row.int64("badge") ?? 0), createdAt: row.int64("created_at") ?? 0, updatedAt: row.int64("updated_at") ?? 0
         )

@@ -562,25 +562,27 @@ public final class SQLiteStore: MessageStore {
         guard !clientIDs.isEmpty else { return [:] }
         return try await read { db in
             let placeholders = Self.placeholders(clientIDs.count)
-            // A device with an installation goes by the installation's type and vendor; one
-            // on FCM is addressed by its registration id, once it has one.
-            let vendor = "CASE WHEN i.vendor = 'fcm' AND i.registration_id IS NULL THEN NULL ELSE i.vendor END"
-            let fcmToken = "CASE WHEN i.vendor = 'fcm' THEN i.registration_id END"
+            // A device with an installation goes by the installation's type and vendor
+            // (`PushDeviceColumns`).
+            let vendor = PushDeviceColumns.vendor
+            let vendorToken = PushDeviceColumns.vendorToken
             return try Row.fetchAll(
                 db, cachedSQL: """
-                    SELECT client_id, token, device_type, vendor FROM (
-                        SELECT d.client_id, coalesce(\(fcmToken), d.token) AS token, i.device_type, \(vendor) AS vendor, d.registered_at AS at
+                    SELECT client_id, token, device_type, vendor, profile FROM (
+                        SELECT d.client_id, coalesce(\(vendorToken), d.token) AS token, i.device_type, \(vendor) AS vendor,
+                            i.device_profile AS profile, d.registered_at AS at
                         FROM device d LEFT JOIN installation i ON i.device_token = d.token OR i.installation_id = d.token
                         WHERE d.client_id IN \(placeholders)
                         UNION ALL
-                        SELECT c.channel, coalesce(\(fcmToken), i.device_token, i.registration_id, i.installation_id), i.device_type, \(vendor), i.updated_at
+                        SELECT c.channel, coalesce(\(vendorToken), i.device_token, i.registration_id, i.installation_id), i.device_type, \(vendor),
+                            i.device_profile, i.updated_at
                         FROM installation_channel c JOIN installation i USING (object_id) WHERE c.channel IN \(placeholders)
                     ) ORDER BY at
                     """,
                 arguments: Self.padded(clientIDs) + Self.padded(clientIDs)
             ).reduce(into: [:]) { devices, row in
                 let clientID: String = row["client_id"]
-                let device = PushDevice(token: row["token"], deviceType: row["device_type"], vendor: row["vendor"])
+                let device = PushDevice(token: row["token"], deviceType: row["device_type"], vendor: row["vendor"], profile: row["profile"])
                 if devices[clientID]?.contains(where: { $0.token == device.token }) != true { devices[clientID, default: []].append(device) }
             }
         }
@@ -596,14 +598,15 @@ public final class SQLiteStore: MessageStore {
             let objectID = existing ?? Identifiers.objectID()
             try db.execute(
                 sql: """
-                    INSERT INTO installation (object_id, device_type, device_token, installation_id, registration_id, vendor, created_at, updated_at)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
+                    INSERT INTO installation (object_id, device_type, device_token, installation_id, registration_id, vendor, device_profile, created_at, updated_at)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?8, ?7, ?7)
                     ON CONFLICT (object_id) DO UPDATE SET device_type = ?2, device_token = ?3, installation_id = ?4,
-                        registration_id = coalesce(?5, registration_id), vendor = coalesce(?6, vendor), updated_at = ?7
+                        registration_id = coalesce(?5, registration_id), vendor = coalesce(?6, vendor),
+                        device_profile = coalesce(?8, device_profile), updated_at = ?7
                     """,
                 arguments: [
                     objectID, installation.deviceType.rawValue, installation.deviceToken, installation.installationID,
-                    installation.registrationID, installation.vendor, now,
+                    installation.registrationID, installation.vendor, now, installation.deviceProfile,
                 ]
             )
             try Self.change(channels: .add(installation.channels), of: objectID, db)
@@ -611,20 +614,19 @@ public final class SQLiteStore: MessageStore {
         }
     }
 
-    public func updateInstallation(
-        objectID: String, deviceToken: String?, registrationID: String?, badge: Int?, channels: Installation.ChannelChange?
-    ) async throws -> Int64? {
+    public func updateInstallation(objectID: String, _ change: InstallationChange) async throws -> Int64? {
         let now = ServerClock.wallMilliseconds()
         return try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE installation SET device_token = coalesce(?, device_token), registration_id = coalesce(?, registration_id),
+                        vendor = coalesce(?, vendor), device_profile = coalesce(?, device_profile),
                         badge = coalesce(?, badge), updated_at = ? WHERE object_id = ?
                     """,
-                arguments: [deviceToken, registrationID, badge, now, objectID]
+                arguments: [change.deviceToken, change.registrationID, change.vendor, change.deviceProfile, change.badge, now, objectID]
             )
             guard db.changesCount > 0 else { return nil }
-            if let channels { try Self.change(channels: channels, of: objectID, db) }
+            if let channels = change.channels { try Self.change(channels: channels, of: objectID, db) }
             return now
         }
     }

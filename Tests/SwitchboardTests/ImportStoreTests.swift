@@ -206,9 +206,11 @@ import Testing
                  "timeZone": "Asia/Shanghai", "createdAt": Self.iso(Self.created), "updatedAt": Self.iso(Self.created + 1)],
                 ["objectId": "i2", "deviceType": "android", "installationId": "android-id", "vendor": "fcm", "registrationId": "fcm-token",
                  "channels": ["bob", "news"], "createdAt": Self.iso(Self.created), "updatedAt": Self.iso(Self.created + 2)],
+                ["objectId": "i4", "deviceType": "android", "installationId": "xiaomi-id", "vendor": "mi", "registrationId": "mi-token",
+                 "deviceProfile": "second-app", "channels": ["carol"], "createdAt": Self.iso(Self.created)],
             ]
             let installations = try rows.map(InstallationRow.installation)
-            #expect(try await store.importInstallations(installations) == ImportOutcome(stored: 2))
+            #expect(try await store.importInstallations(installations) == ImportOutcome(stored: 3))
             #expect(try await store.installation(objectID: "i1") == SavedInstallation(
                 objectID: "i1", installation: Installation(deviceType: .ios, deviceToken: "apns-token", channels: ["alice"]), badge: 3,
                 createdAt: Self.created, updatedAt: Self.created + 1
@@ -216,12 +218,13 @@ import Testing
             #expect(try await store.installation(objectID: "i2")?.installation == Installation(
                 deviceType: .android, installationID: "android-id", registrationID: "fcm-token", vendor: "fcm", channels: ["bob", "news"]
             ))
-            #expect(try await store.pushDevices(of: ["alice", "bob"]) == [
-                "alice": [PushDevice(token: "apns-token", deviceType: "ios", vendor: nil)],
-                "bob": [PushDevice(token: "fcm-token", deviceType: "android", vendor: "fcm")],
+            #expect(try await store.pushDevices(of: ["alice", "bob", "carol"]) == [
+                "alice": [PushDevice(token: "apns-token", service: .apns)],
+                "bob": [PushDevice(token: "fcm-token", service: .fcm)],
+                "carol": [PushDevice(token: "mi-token", service: .xiaomi, profile: "second-app")],
             ])
 
-            #expect(try await store.importInstallations(installations) == ImportOutcome(alreadyThere: 2))
+            #expect(try await store.importInstallations(installations) == ImportOutcome(alreadyThere: 3))
             var newer = installations[1]
             newer.installation.channels = ["bob"]
             newer.badge = 7

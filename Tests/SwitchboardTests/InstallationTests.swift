@@ -1,4 +1,5 @@
 import Foundation
+import SwitchboardCore
 import SwitchboardJSON
 import SwitchboardWire
 import Testing
@@ -88,6 +89,30 @@ import Testing
         _ = try await alice.sendText("hi", cid: cid)
         let line = try #require(try await PushLog.lines(server.config.pushLogPath, count: 1).first)
         #expect(line["devices"] == .object(["carol": .strings(["fcm-token-1"])]))
+        try await server.stop()
+    }
+
+    /// LeanCloud's mixed-push modules save the device first, then `PUT` the maker's vendor,
+    /// registration id and the app's vendor account (`deviceProfile`) once its push service
+    /// hands them a token: from then on the device is reached by that token, on that account.
+    @Test func aMakersTokenSavedLaterReachesTheDeviceOnItsAccount() async throws {
+        let push = RecordingPushGateway()
+        let server = try await TestServer.start(push: push)
+        let key = server.config.appKey
+        let (_, saved) = try await server.rest(
+            "POST", "/1.1/installations", body: ["deviceType": "android", "installationId": "carols-huawei", "channels": ["carol"]], key: key
+        )
+        let objectID = try #require(saved["objectId"] as? String)
+        let (changed, _) = try await server.rest(
+            "PUT", "/1.1/installations/\(objectID)", body: ["vendor": "HMS", "registrationId": "hms-token-1", "deviceProfile": "second-app"], key: key
+        )
+        #expect(changed == 200)
+        let (_, device) = try await server.rest("GET", "/1.1/installations/\(objectID)", key: key)
+        #expect(device["vendor"] as? String == "HMS" && device["registrationId"] as? String == "hms-token-1")
+        #expect(device["deviceProfile"] as? String == "second-app")
+        let alice = try await server.login("alice")
+        _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["carol"]))
+        #expect(try await push.next().devices == ["carol": [PushDevice(token: "hms-token-1", service: .huawei, profile: "second-app")]])
         try await server.stop()
     }
 }

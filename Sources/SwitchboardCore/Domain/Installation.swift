@@ -13,20 +13,25 @@ public struct Installation: Sendable, Equatable {
     public var deviceToken: String?
     /// The SDK's own id for the device (Android).
     public var installationID: String?
-    /// The push service's token for the device (`vendor` `fcm`: Firebase's).
+    /// The push service's token for the device: Firebase's (`vendor` `fcm`) or its maker's
+    /// (`HMS`, `honor`, `mi`, `oppo`, `vivo`, `mz`; see `PushDevice.Service`).
     public var registrationID: String?
     public var vendor: String?
+    /// Which of the app's accounts with `vendor` the device registered through, for apps
+    /// with several (LeanCloud's mixed push); empty or nil for the default account.
+    public var deviceProfile: String?
     public var channels: [String]
 
     public init(
         deviceType: DeviceType, deviceToken: String? = nil, installationID: String? = nil, registrationID: String? = nil,
-        vendor: String? = nil, channels: [String] = []
+        vendor: String? = nil, deviceProfile: String? = nil, channels: [String] = []
     ) {
         self.deviceType = deviceType
         self.deviceToken = deviceToken
         self.installationID = installationID
         self.registrationID = registrationID
         self.vendor = vendor
+        self.deviceProfile = deviceProfile
         self.channels = channels
     }
 
@@ -67,7 +72,7 @@ extension SavedInstallation {
         ]
         for (key, value) in [
             ("deviceToken", installation.deviceToken), ("installationId", installation.installationID),
-            ("registrationId", installation.registrationID), ("vendor", installation.vendor),
+            ("registrationId", installation.registrationID), ("vendor", installation.vendor), ("deviceProfile", installation.deviceProfile),
         ] {
             if let value { object[key] = .string(value) }
         }

@@ -102,10 +102,8 @@ public protocol MessageStore: Sendable {
     /// Saves a device for push; one with the same token or installation id is updated
     /// instead. Returns its object id, whether it is new, and when it was saved.
     func saveInstallation(_ installation: Installation) async throws -> (objectID: String, created: Bool, at: Int64)
-    /// Changes a saved device's tokens, badge or channels; nil when there is no such device.
-    func updateInstallation(
-        objectID: String, deviceToken: String?, registrationID: String?, badge: Int?, channels: Installation.ChannelChange?
-    ) async throws -> Int64?
+    /// Changes a saved device's tokens, vendor, badge or channels; nil when there is no such device.
+    func updateInstallation(objectID: String, _ change: InstallationChange) async throws -> Int64?
     /// A saved device with its channels; nil when there is no such device.
     func installation(objectID: String) async throws -> SavedInstallation?
     /// Saved devices with their channels, in object id order, byte by byte, from just past

@@ -14,6 +14,7 @@ public enum InstallationRow {
             installationID: try row.optionalString("installationId").flatMap { $0.isEmpty ? nil : $0 },
             registrationID: try row.optionalString("registrationId").flatMap { $0.isEmpty ? nil : $0 },
             vendor: try row.optionalString("vendor"),
+            deviceProfile: try row.optionalString("deviceProfile"),
             channels: try row.strings("channels")
         )
         guard installation.deviceToken != nil || installation.installationID != nil || installation.registrationID != nil else {

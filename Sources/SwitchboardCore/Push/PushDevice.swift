@@ -6,21 +6,12 @@ public struct PushDevice: Sendable, Hashable {
     public enum Service: String, Sendable, CaseIterable {
         case apns, fcm, huawei, honor, xiaomi, oppo, vivo, meizu, other
 
-        /// The service an Android installation's `vendor` names, as LeanCloud's mixed-push
-        /// modules save it (java-unified-sdk's `mixpush-*`): `HMS`, `honor`, `mi`, `oppo`,
-        /// `vivo`, `mz`, and `fcm`.
-        public init?(vendor: String) {
-            switch vendor {
-            case "fcm": self = .fcm
-            case "HMS": self = .huawei
-            case "honor": self = .honor
-            case "mi": self = .xiaomi
-            case "oppo": self = .oppo
-            case "vivo": self = .vivo
-            case "mz": self = .meizu
-            default: return nil
-            }
-        }
+        /// The services an Android installation's `vendor` names, as LeanCloud's mixed-push
+        /// modules save it (java-unified-sdk's `mixpush-*`); such a device is reached by its
+        /// `registrationId`.
+        public static let byVendor: [String: Service] = [
+            "fcm": .fcm, "HMS": .huawei, "honor": .honor, "mi": .xiaomi, "oppo": .oppo, "vivo": .vivo, "mz": .meizu,
+        ]
     }
 
     public var token: String
@@ -42,7 +33,7 @@ public struct PushDevice: Sendable, Hashable {
     public init(token: String, deviceType: String?, vendor: String?, profile: String? = nil) {
         let service: Service = switch (deviceType, vendor) {
         case ("ios", _): .apns
-        case ("android", let vendor?): Service(vendor: vendor) ?? .other
+        case ("android", let vendor?): Service.byVendor[vendor] ?? .other
         case (nil, _) where Self.isAPNsToken(token): .apns
         default: .other
         }

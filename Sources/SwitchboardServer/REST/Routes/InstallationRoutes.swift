@@ -15,7 +15,7 @@ enum InstallationRoutes {
                 .post, "/1.1/installations", "Save a device for push; one with the same token or installationId is updated",
                 body: [
                     .string("deviceType", required: true), .string("deviceToken"), .string("installationId"), .string("registrationId"),
-                    .string("vendor"), .strings("channels"),
+                    .string("vendor"), .string("deviceProfile"), .strings("channels"),
                 ],
                 moreFields: true, appKeyAllowed: true
             ) { call in
@@ -24,18 +24,24 @@ enum InstallationRoutes {
                 return saved.created ? ["objectId": .string(saved.objectID), "createdAt": .string(at)] : ["objectId": .string(saved.objectID), "updatedAt": .string(at)]
             },
             RESTRoute(
-                .put, "/1.1/installations/{object_id}", "Change a device's token, badge or channels (an array, or __op AddUnique, Add or Remove)",
-                body: [.string("deviceToken"), .string("registrationId"), .integer("badge"), .stringOrObject("channels")],
+                .put, "/1.1/installations/{object_id}",
+                "Change a device's tokens, vendor, badge or channels (an array, or __op AddUnique, Add or Remove)",
+                body: [
+                    .string("deviceToken"), .string("registrationId"), .string("vendor"), .string("deviceProfile"), .integer("badge"),
+                    .stringOrObject("channels"),
+                ],
                 moreFields: true, appKeyAllowed: true
             ) { call in
                 let badge = try call.body["badge"].map { value -> Int in
                     guard let badge = value.int64Value, badge >= 0 else { throw RESTFailure(message: "badge is a number, 0 or more") }
                     return Int(badge)
                 }
-                guard let at = try await core.updateInstallation(
-                    objectID: call.path("object_id"), deviceToken: try token(call.body, "deviceToken"),
-                    registrationID: try token(call.body, "registrationId"), badge: badge, channels: try channelChange(call.body["channels"])
-                ) else {
+                let change = InstallationChange(
+                    deviceToken: try token(call.body, "deviceToken"), registrationID: try token(call.body, "registrationId"),
+                    vendor: call.body["vendor"]?.stringValue, deviceProfile: call.body["deviceProfile"]?.stringValue,
+                    badge: badge, channels: try channelChange(call.body["channels"])
+                )
+                guard let at = try await core.updateInstallation(objectID: call.path("object_id"), change) else {
                     throw notFound(call)
                 }
                 return ["updatedAt": .string(ISODate.string(milliseconds: at))]
@@ -62,7 +68,7 @@ enum InstallationRoutes {
         let installation = Installation(
             deviceType: type, deviceToken: try token(body, "deviceToken"), installationID: try token(body, "installationId"),
             registrationID: try token(body, "registrationId"), vendor: body["vendor"]?.stringValue,
-            channels: try channels(body["channels"] ?? .array([]))
+            deviceProfile: body["deviceProfile"]?.stringValue, channels: try channels(body["channels"] ?? .array([]))
         )
         switch type {
         case .ios where installation.deviceToken == nil:
