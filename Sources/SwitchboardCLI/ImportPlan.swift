@@ -71,6 +71,18 @@ struct ImportPlan {
 
     /// In the order to import them.
     private(set) var files: [File] = []
+
+    /// About how many messages the plan's files hold, from the sizes of those on disk as
+    /// they are (an archive's entries count none): an export's message line takes 250 bytes
+    /// or more, so this errs low.
+    var expectedMessages: Int {
+        files.reduce(0) { sum, file in
+            guard file.kind == .messages, file.input.place == file.input.file,
+                  let size = (try? FileManager.default.attributesOfItem(atPath: file.input.file)[.size]) as? Int
+            else { return sum }
+            return sum + min(size, file.byteLimit ?? size) / 250
+        }
+    }
     /// Things to know about the inputs before their summaries (an export that did not finish).
     private(set) var warnings: [String] = []
     /// Whether some input could not be read at all (a damaged archive), which was printed.

@@ -27,14 +27,23 @@ struct LeanCloudImporter {
         var complete = !plan.damaged
         var newest = NewestImported(limit: readPositionsHeld)
         for (index, file) in plan.files.enumerated() {
+            let firstOfMessages = file.kind == .messages && (index == 0 || plan.files[index - 1].kind != .messages)
+            let lastOfMessages = file.kind == .messages && (index + 1 == plan.files.count || plan.files[index + 1].kind != .messages)
             do {
+                if firstOfMessages { try await store?.startImportingMessages(expected: plan.expectedMessages) }
                 let tally = try await importFile(file, newest: &newest)
                 print(tally.summary(of: file, dryRun: store == nil))
                 complete = complete && !tally.lostSome
-                let lastOfMessages = file.kind == .messages && (index + 1 == plan.files.count || plan.files[index + 1].kind != .messages)
-                if lastOfMessages { try await markRead(newest.take()) }
             } catch {
                 print("\(file.path): not imported: \(error)")
+                complete = false
+            }
+            guard lastOfMessages else { continue }
+            do {
+                try await markRead(newest.take())
+                try await store?.finishImportingMessages()
+            } catch {
+                print("messages: not finished: \(error)")
                 complete = false
             }
         }

@@ -175,6 +175,12 @@ extension PostgresStore: ImportStore {
         }
     }
 
+    /// PostgreSQL's indexes are kept up as messages go in: the other nodes may be serving
+    /// history from the database meanwhile.
+    public func startImportingMessages(expected: Int) async throws {}
+
+    public func finishImportingMessages() async throws {}
+
     public func importMessages(_ messages: [Message]) async throws -> ImportOutcome {
         guard !messages.isEmpty else { return ImportOutcome() }
         return try await transaction { connection in

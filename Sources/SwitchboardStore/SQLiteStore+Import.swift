@@ -181,13 +181,14 @@ extension SQLiteStore: ImportStore {
         }
         let conversationIDs = conversations
         // Inserted a conversation at a time, each one's in the order given (its history's
-        // order, `seq`): the index by conversation then takes them on pages that are at
-        // hand, where the export's order spread them over every page of it (a tenth faster).
+        // order, `seq`): the index by conversation, when it is kept up, then takes them on
+        // pages that are at hand, where the export's order spread them over every page of it.
         let order = rows.indices.sorted { (conversationOfRow[$0], $0) < (conversationOfRow[$1], $1) }
         return try await writer.write { db in
-            // History's index by conversation takes every batch's messages all over: with
-            // SQLite's default cache of 2 MB its pages are read again from the file for each;
-            // and a checkpoint every 4 MB of log copied the same pages back again and again.
+            // The indexes by id and (when kept up) by conversation take every batch's messages
+            // all over: with SQLite's default cache of 2 MB their pages are read again from the
+            // file for each; and a checkpoint every 4 MB of log copied the same pages back again
+            // and again.
             try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKilobytes)")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.importCheckpointPages)")
             let exists = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM conversation WHERE id = ?)")
@@ -213,6 +214,20 @@ extension SQLiteStore: ImportStore {
             outcome.skipped.sort { $0.index < $1.index }
             return outcome
         }
+    }
+
+    /// Sets `HistoryIndex` aside when the import brings at least as many messages as the
+    /// store holds: building it again then costs no more than the import's own messages.
+    public func startImportingMessages(expected: Int) async throws {
+        try await writer.write { db in
+            // `seq` only grows: its largest is about the messages held, without counting them.
+            let held = try Int.fetchOne(db, sql: "SELECT max(seq) FROM message") ?? 0
+            if expected >= held { try db.execute(sql: HistoryIndex.drop) }
+        }
+    }
+
+    public func finishImportingMessages() async throws {
+        try await writer.write { try $0.execute(sql: HistoryIndex.create) }
     }
 
     public func markImportedHistoryRead(_ newest: [String: Int64]) async throws {

@@ -30,6 +30,7 @@ public final class SQLiteStore: MessageStore {
         fileGuard = DatabaseFileGuard(path: path)
         writer = BatchedWriter(pool: pool, fileGuard: fileGuard)
         try Migrations.migrator.migrate(pool)
+        try pool.write { try $0.execute(sql: HistoryIndex.create) }
     }
 
     /// False once the database file was deleted or replaced under the running server:

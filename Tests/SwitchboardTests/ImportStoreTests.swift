@@ -1,7 +1,9 @@
 import Foundation
+import GRDB
 import SwitchboardCore
 import SwitchboardData
 import SwitchboardJSON
+import SwitchboardStore
 import Testing
 
 /// `ImportStore` on SQLite and PostgreSQL: rows of LeanCloud's export, read by the row types
@@ -248,5 +250,45 @@ import Testing
             #expect(outcome.notes == [.init(index: 1, reason: "stored as not unique: conversation 5f0000000000000000000002 of the same members is the unique one")])
             #expect(try await store.conversation(id: second.id)?.uniqueKey == nil)
         }
+    }
+}
+
+/// SQLite's history index around a large import (`HistoryIndex`).
+@Suite struct ImportHistoryIndexTests {
+    private static func indexed(_ path: String) throws -> Bool {
+        try DatabaseQueue(path: path).read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'message_by_conversation_time')") ?? false
+        }
+    }
+
+    @Test func aLargeImportSetsTheIndexAsideAndBuildsItAgain() async throws {
+        let path = TestServer.temporaryDirectory() + "/switchboard.sqlite"
+        let store = try SQLiteStore(path: path)
+        try await store.startImportingMessages(expected: 0)
+        #expect(try !Self.indexed(path))
+        try await store.finishImportingMessages()
+        #expect(try Self.indexed(path))
+    }
+
+    @Test func aStoreHoldingMoreThanTheImportBringsKeepsItsIndex() async throws {
+        let path = TestServer.temporaryDirectory() + "/switchboard.sqlite"
+        let store = try SQLiteStore(path: path)
+        let cid = "5f0000000000000000000001"
+        _ = try await store.importConversations([try ConversationRow.conversation(ImportStoreTests.conversation(cid))])
+        let messages = (0..<3).map { Message(id: "m\($0)", conversationID: cid, from: "alice", content: .text("hi"), timestamp: ImportStoreTests.created + Int64($0)) }
+        _ = try await store.importMessages(messages)
+        try await store.startImportingMessages(expected: 2)
+        #expect(try Self.indexed(path))
+        try await store.startImportingMessages(expected: 3)
+        #expect(try !Self.indexed(path))
+    }
+
+    /// An import killed while the index was aside leaves a store that builds it when opened.
+    @Test func aStoreOpenedWithItsIndexAsideBuildsIt() async throws {
+        let path = TestServer.temporaryDirectory() + "/switchboard.sqlite"
+        try await SQLiteStore(path: path).startImportingMessages(expected: 0)
+        #expect(try !Self.indexed(path))
+        _ = try SQLiteStore(path: path)
+        #expect(try Self.indexed(path))
     }
 }

@@ -25,6 +25,11 @@ public protocol ImportStore: Sendable {
     /// order in its history where times are equal), queued for nobody; one already there
     /// stays as it is, and one whose conversation is not here is skipped.
     func importMessages(_ messages: [Message]) async throws -> ImportOutcome
+    /// Before an import's messages, about `expected` of them: a store may set aside an index
+    /// that costs an import more kept up message by message than built once at the end, in
+    /// `finishImportingMessages` (history reads are slower in between).
+    func startImportingMessages(expected: Int) async throws
+    func finishImportingMessages() async throws
     /// For each conversation, the timestamp of its newest imported message: its
     /// `lastMessageAt` and every member's read and delivered positions move up to it (never
     /// back), so history from before the move is read and is not delivered again.
