@@ -53,18 +53,18 @@ struct LeanCloudImporter {
     private func importFile(_ file: ImportPlan.File, newest: inout NewestImported) async throws -> ImportTally {
         switch file.kind {
         case .conversations:
-            return try await importRows(of: file, map: ConversationRow.conversation, write: { try await $0.importConversations($1) })
+            return try await importRows(of: file, map: ConversationRow.conversation, write: Self.inTurn { try await $0.importConversations($1) })
         case .roles:
             return try await importRows(
-                of: file, map: MemberInfoRow.role, lastOfEach: { $0.conversationID + "\n" + $0.clientID }, write: { try await $0.importRoles($1) }
+                of: file, map: MemberInfoRow.role, lastOfEach: { $0.conversationID + "\n" + $0.clientID }, write: Self.inTurn { try await $0.importRoles($1) }
             )
         case .lists:
-            return try await importRows(of: file, map: ConversationListsRow.lists, lastOfEach: \.conversationID, write: { try await $0.importLists($1) })
+            return try await importRows(of: file, map: ConversationListsRow.lists, lastOfEach: \.conversationID, write: Self.inTurn { try await $0.importLists($1) })
         case .subscribers:
-            return try await importRows(of: file, map: SubscriberRow.subscription, write: { try await $0.importSubscriptions($1) })
+            return try await importRows(of: file, map: SubscriberRow.subscription, write: Self.inTurn { try await $0.importSubscriptions($1) })
         case .messages:
             return try await importRows(
-                of: file, batchSize: messageBatchSize, map: MessageRow.message, write: { try await $0.importMessages($1) },
+                of: file, batchSize: messageBatchSize, map: MessageRow.message, write: { try await $0.importMessages($1, after: $2) },
                 written: { messages, outcome in
                     // Those already there count too: an import killed before it marked them read marks them now.
                     var skipped = Set(outcome.skipped.map(\.index))
@@ -75,7 +75,7 @@ struct LeanCloudImporter {
                 }
             )
         case .installations:
-            return try await importRows(of: file, map: InstallationRow.installation, write: { try await $0.importInstallations($1) })
+            return try await importRows(of: file, map: InstallationRow.installation, write: Self.inTurn { try await $0.importInstallations($1) })
         case .appClass(let name):
             try ClassNames.validate(className: name)
             // Rows without times take the file's: the same each time it is imported, so it
@@ -83,7 +83,7 @@ struct LeanCloudImporter {
             let modified = try FileManager.default.attributesOfItem(atPath: file.input.file)[.modificationDate] as? Date
             let now = modified.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? LocalAppData.wallMilliseconds()
             return try await importRows(
-                of: file, map: { try StoredDocument(importing: $0, className: name, now: now) }, write: { try await $0.importDocuments($1) }
+                of: file, map: { try StoredDocument(importing: $0, className: name, now: now) }, write: Self.inTurn { try await $0.importDocuments($1) }
             )
         }
     }
@@ -92,15 +92,30 @@ struct LeanCloudImporter {
         try await store?.markImportedHistoryRead(newest)
     }
 
+    /// Waits for the batch before this one to be stored; throws what it threw.
+    typealias Turn = @Sendable () async throws -> Void
+
+    /// A store's write of a batch that makes nothing ready first: it waits its turn, then writes.
+    private static func inTurn<Value>(
+        _ write: @escaping @Sendable (Store, [Value]) async throws -> ImportOutcome
+    ) -> @Sendable (Store, [Value], Turn) async throws -> ImportOutcome {
+        { store, batch, turn in
+            try await turn()
+            return try await write(store, batch)
+        }
+    }
+
     /// Reads the file's rows, makes each a value with `map` and hands them to `write` with
-    /// the store a batch at a time (one batch written while the next is read), then to
-    /// `written` with what the store did; without a store (a dry run), reads only. Of rows
-    /// of a batch with the same `lastOfEach` key, the last is written and the others
-    /// count as already there (a later run's line for the same thing supersedes them).
+    /// the store a batch at a time, then to `written` with what the store did; without a
+    /// store (a dry run), reads only. A batch is handed over as soon as it is read, with its
+    /// turn after the one before: while one is written the next is made ready to write
+    /// (`ImportStore.importMessages`) and the one after is read. Of rows of a batch with the
+    /// same `lastOfEach` key, the last is written and the others count as already there (a
+    /// later run's line for the same thing supersedes them).
     private func importRows<Value: Sendable>(
         of file: ImportPlan.File, batchSize: Int? = nil,
         map: (JSONValue) throws -> Value, lastOfEach key: ((Value) -> String)? = nil,
-        write: @escaping @Sendable (Store, [Value]) async throws -> ImportOutcome,
+        write: @escaping @Sendable (Store, [Value], Turn) async throws -> ImportOutcome,
         written: ([Value], ImportOutcome) async throws -> Void = { _, _ in }
     ) async throws -> ImportTally {
         let batchSize = batchSize ?? self.batchSize
@@ -123,8 +138,8 @@ struct LeanCloudImporter {
             try await written(batch.values, outcome)
         }
         func submit() async throws {
-            try await settle()
             guard let store, !values.isEmpty else {
+                try await settle()
                 values.removeAll()
                 places.removeAll()
                 return
@@ -137,10 +152,19 @@ struct LeanCloudImporter {
                 values = kept.map { values[$0] }
                 places = kept.map { places[$0] }
             }
-            let batch = values
-            writing = (Task { try await write(store, batch) }, batch, places)
+            let batch = values, batchPlaces = places
             values = []
             places = []
+            let before = writing?.task
+            let next = Task { try await write(store, batch, { _ = try await before?.value }) }
+            do {
+                try await settle()
+            } catch {
+                // It waits for the one that failed, and fails with it.
+                _ = try? await next.value
+                throw error
+            }
+            writing = (next, batch, batchPlaces)
         }
 
         do {

@@ -181,7 +181,8 @@ extension PostgresStore: ImportStore {
 
     public func finishImportingMessages() async throws {}
 
-    public func importMessages(_ messages: [Message]) async throws -> ImportOutcome {
+    public func importMessages(_ messages: [Message], after turn: @Sendable () async throws -> Void) async throws -> ImportOutcome {
+        try await turn()
         guard !messages.isEmpty else { return ImportOutcome() }
         return try await transaction { connection in
             var outcome = ImportOutcome()

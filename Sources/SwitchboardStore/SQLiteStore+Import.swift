@@ -161,10 +161,14 @@ extension SQLiteStore: ImportStore {
         }
     }
 
-    public func importMessages(_ messages: [Message]) async throws -> ImportOutcome {
-        guard !messages.isEmpty else { return ImportOutcome() }
+    public func importMessages(_ messages: [Message], after turn: @Sendable () async throws -> Void) async throws -> ImportOutcome {
+        guard !messages.isEmpty else {
+            try await turn()
+            return ImportOutcome()
+        }
         // Each row's arguments, and its conversation by number, are made here, on the
-        // caller's thread: the writer's is an import's bottleneck, left the statements alone.
+        // caller's thread, while the batch before is written: the writer's thread is an
+        // import's bottleneck, left the statements alone.
         var conversations: [String] = [], numbers: [String: Int] = [:]
         let conversationOfRow = messages.map { message in
             if let number = numbers[message.conversationID] { return number }
@@ -184,6 +188,7 @@ extension SQLiteStore: ImportStore {
         // order, `seq`): the index by conversation, when it is kept up, then takes them on
         // pages that are at hand, where the export's order spread them over every page of it.
         let order = rows.indices.sorted { (conversationOfRow[$0], $0) < (conversationOfRow[$1], $1) }
+        try await turn()
         return try await writer.write { db in
             // The indexes by id and (when kept up) by conversation take every batch's messages
             // all over: with SQLite's default cache of 2 MB their pages are read again from the

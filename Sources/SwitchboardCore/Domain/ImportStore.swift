@@ -23,8 +23,10 @@ public protocol ImportStore: Sendable {
     func importSubscriptions(_ subscriptions: [Membership]) async throws -> ImportOutcome
     /// Stores messages whose ids are new, each conversation's in the order given (their
     /// order in its history where times are equal), queued for nobody; one already there
-    /// stays as it is, and one whose conversation is not here is skipped.
-    func importMessages(_ messages: [Message]) async throws -> ImportOutcome
+    /// stays as it is, and one whose conversation is not here is skipped. `turn` waits
+    /// for the batch before this one to be stored (throwing its error): a store makes the
+    /// batch ready to write meanwhile, so that batches are written in order and back to back.
+    func importMessages(_ messages: [Message], after turn: @Sendable () async throws -> Void) async throws -> ImportOutcome
     /// Before an import's messages, about `expected` of them: a store may set aside an index
     /// that costs an import more kept up message by message than built once at the end, in
     /// `finishImportingMessages` (history reads are slower in between).
@@ -38,4 +40,11 @@ public protocol ImportStore: Sendable {
     /// (`updatedAt`), channels and badge with it; one whose device another installation
     /// here already has is skipped.
     func importInstallations(_ installations: [SavedInstallation]) async throws -> ImportOutcome
+}
+
+extension ImportStore {
+    /// Stores messages as the batch after those already stored.
+    public func importMessages(_ messages: [Message]) async throws -> ImportOutcome {
+        try await importMessages(messages, after: {})
+    }
 }
