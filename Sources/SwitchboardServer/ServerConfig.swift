@@ -92,6 +92,10 @@ public struct ServerConfig: Sendable, Equatable {
     public var apns: [APNsSettings] = []
     /// When set, Android devices on FCM get their pushes from Firebase; the rest go to `pushProvider`.
     public var fcm: FCMSettings?
+    /// Android devices on Xiaomi's MiPush (`vendor` `mi`), by the account their `deviceProfile` picks.
+    public var xiaomi: [XiaomiSettings] = []
+    /// Android devices on Meizu's Flyme push (`vendor` `mz`), by the account their `deviceProfile` picks.
+    public var meizu: [MeizuSettings] = []
     /// The payload when neither a hook nor the sender gives one.
     public var pushTemplate = PushPayload.defaultTemplate
     /// LeanCloud's per-minute and per-day limits of the REST API's sends (`rest.rateLimits`).
@@ -343,6 +347,8 @@ struct ConfigFile: Decodable {
         var template: String?
         var apns: OneOrMany<APNs>?
         var fcm: FCM?
+        var xiaomi: OneOrMany<Xiaomi>?
+        var meizu: OneOrMany<Meizu>?
     }
 
     struct FCM: Decodable {
@@ -579,6 +585,8 @@ struct ConfigFile: Decodable {
         if let fcm = push.fcm {
             config.fcm = try Self.fcmSettings(fcm)
         }
+        if let xiaomi = push.xiaomi { config.xiaomi = try Self.xiaomiSettings(xiaomi.values) }
+        if let meizu = push.meizu { config.meizu = try Self.meizuSettings(meizu.values) }
         if let template = push.template {
             guard PushPayload.isValidTemplate(template) else {
                 throw ConfigError("push.template: must be a JSON object (placeholders ${convId}, ${timestamp}, ${fromClientId})")

@@ -120,6 +120,12 @@ public struct SwitchboardApplication: Sendable {
         if let fcm = config.fcm {
             services[.fcm] = try FCMPushGateway(settings: fcm, store: store, queue: queue("push_fcm"), metrics: metrics, logger: logger)
         }
+        if !config.xiaomi.isEmpty {
+            services[.xiaomi] = try XiaomiPushGateway(accounts: config.xiaomi, store: store, queue: queue("push_xiaomi"), metrics: metrics, logger: logger)
+        }
+        if !config.meizu.isEmpty {
+            services[.meizu] = try MeizuPushGateway(accounts: config.meizu, store: store, queue: queue("push_meizu"), metrics: metrics, logger: logger)
+        }
         guard !services.isEmpty else { return (provider, queues) }
         return (PushRouter(services: services, others: provider), queues)
     }

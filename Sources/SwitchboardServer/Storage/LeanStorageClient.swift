@@ -121,13 +121,10 @@ public struct LeanStorageClient: Sendable {
         return request
     }
 
-    /// RFC 3986's unreserved characters stay; everything else (`+`, `&`, `/`, UTF-8) is
-    /// percent-encoded, so `where` arrives as the JSON it was.
+    /// Percent-encoded as a form's values are, so `where` arrives as the JSON it was.
     private static func escaped(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+        FormURLEncoded.escaped(text)
     }
-
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     private static func excerpt(_ text: String) -> String {
         text.isEmpty ? "(empty)" : String(text.prefix(200))

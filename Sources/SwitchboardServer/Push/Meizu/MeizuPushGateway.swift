@@ -1,0 +1,49 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import SwitchboardCore
+import SwitchboardHooks
+import SwitchboardJSON
+
+/// The `meizu` push provider: sends the Android devices `PushRouter` hands it (installations
+/// with `vendor` `mz`, by pushId) a push each through Meizu's Flyme push API, with the account
+/// the device's `deviceProfile` picks; queued, tried again and counted by `DevicePushDelivery`
+/// (`switchboard_push_meizu_total`).
+///
+/// Follows Meizu's HTTP API documentation, github.com/MEIZUPUSH/PushAPI (魅族开放平台PUSH系统
+/// HTTP接口文档): form-encoded `appId`, `pushIds`, `messageJson` and `sign` (`MeizuSignature`)
+/// to `varnished/pushByPushId` (notifications) or `unvarnished/pushByPushId` (pass-through).
+/// Each request is signed with the AppSecret: Meizu has no access tokens to fetch or renew.
+struct MeizuPushGateway: PushGateway {
+    let accounts: VendorPushAccounts<MeizuSettings>
+
+    init(accounts settings: [MeizuSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+        accounts = try VendorPushAccounts(service: "Meizu", settings: settings, store: store, queue: queue, metrics: metrics, logger: logger)
+    }
+
+    func push(_ notice: PushNotice) async {
+        await accounts.push(notice) { settings, token in
+            switch MeizuMessage.build(payload: notice.payload, settings: settings, sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()) {
+            case .unsendable(let reason): return .refused(reason)
+            case .message(let path, let json): return await Self.post(json, to: path, as: settings, token: token)
+            }
+        }
+    }
+
+    private static func post(_ message: JSONValue, to path: String, as settings: MeizuSettings, token: String) async -> DevicePushAnswer {
+        var fields: [(name: String, value: String)] = [("appId", settings.appID), ("pushIds", token), ("messageJson", message.jsonString)]
+        fields.append(("sign", MeizuSignature.sign(fields, secret: settings.appSecret)))
+        var request = HTTPClientRequest(url: settings.sendURL.appendingPathComponent(path).absoluteString)
+        request.method = .POST
+        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded;charset=UTF-8")
+        request.body = .bytes(ByteBuffer(string: FormURLEncoded.body(fields)))
+        do {
+            let response = try await PushHTTPClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
+            let body = String(buffer: try await response.body.collect(upTo: 64 * 1024))
+            return MeizuAnswer.answer(status: Int(response.status.code), body: body, token: token)
+        } catch {
+            return .later("\(error)")
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import SwitchboardCore
+import SwitchboardHooks
+
+/// The `xiaomi` push provider: sends the Android devices `PushRouter` hands it (installations
+/// with `vendor` `mi`, by registration id) a push each through MiPush's server API, with the
+/// account the device's `deviceProfile` picks; queued, tried again and counted by
+/// `DevicePushDelivery` (`switchboard_push_xiaomi_total`).
+///
+/// Follows Xiaomi's documentation on dev.mi.com: 服务器API地址以及参数 (Server API Address and
+/// Parameters: `POST /v3/message/regid`, `Authorization: key=<AppSecret>`, the form's fields,
+/// the regional endpoints), 服务端错误码参考 (the error codes), 推送消息限制说明 (the daily
+/// quota's 200001) and 推送自定义通知消息下线的通知 (predefined tap actions only).
+/// The AppSecret is sent as it is: MiPush has no access tokens to fetch or renew.
+struct XiaomiPushGateway: PushGateway {
+    let accounts: VendorPushAccounts<XiaomiSettings>
+
+    init(accounts settings: [XiaomiSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+        accounts = try VendorPushAccounts(service: "Xiaomi", settings: settings, store: store, queue: queue, metrics: metrics, logger: logger)
+    }
+
+    func push(_ notice: PushNotice) async {
+        await accounts.push(notice) { settings, token in
+            let fields = XiaomiMessage.fields(
+                token: token, payload: notice.payload, conversationID: notice.conversationID, settings: settings,
+                sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()
+            )
+            guard let fields else { return .refused("the push data has neither title nor alert") }
+            return await Self.post(fields, as: settings, token: token)
+        }
+    }
+
+    private static func post(_ fields: [(name: String, value: String)], as settings: XiaomiSettings, token: String) async -> DevicePushAnswer {
+        var request = HTTPClientRequest(url: settings.sendURL.appendingPathComponent("v3/message/regid").absoluteString)
+        request.method = .POST
+        request.headers.add(name: "authorization", value: "key=\(settings.appSecret)")
+        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded;charset=UTF-8")
+        request.body = .bytes(ByteBuffer(string: FormURLEncoded.body(fields)))
+        do {
+            let response = try await PushHTTPClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
+            let body = String(buffer: try await response.body.collect(upTo: 64 * 1024))
+            return XiaomiAnswer.answer(status: Int(response.status.code), body: body, token: token)
+        } catch {
+            return .later("\(error)")
+        }
+    }
+}
