@@ -23,12 +23,14 @@ enum XiaomiMessage {
         let content = AndroidPushContent(payload: payload)
         var fields: [(name: String, value: String)] = [
             ("registration_id", token), ("restricted_package_name", settings.packageName), ("payload", content.json),
-            ("pass_through", content.isSilent ? "1" : "0"), ("notify_id", String(notifyID(conversationID))),
-            ("time_to_live", String(max(sentAt + PushNotice.lifetime - now, 0))),
+            ("pass_through", content.isSilent ? "1" : "0"), ("time_to_live", String(max(sentAt + PushNotice.lifetime - now, 0))),
         ]
         if content.isSilent { return fields }
         guard let shown = content.shown(defaultTitle: settings.defaultTitle) else { return nil }
-        fields += [("title", String(shown.title.prefix(49))), ("description", String(shown.text.prefix(127))), ("notify_type", "-1")]
+        fields += [
+            ("title", String(shown.title.prefix(49))), ("description", String(shown.text.prefix(127))), ("notify_type", "-1"),
+            ("notify_id", String(notifyID(conversationID))),
+        ]
         if let activity = settings.activity {
             let intent = "intent:#Intent;component=\(settings.packageName)/\(activity);S.\(AndroidPushContent.intentDataKey)=\(FormURLEncoded.escaped(content.json));end"
             fields += [("extra.notify_effect", "2"), ("extra.intent_uri", intent)]
