@@ -96,6 +96,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var xiaomi: [XiaomiSettings] = []
     /// Android devices on Meizu's Flyme push (`vendor` `mz`), by the account their `deviceProfile` picks.
     public var meizu: [MeizuSettings] = []
+    /// OPPO Push accounts for Android devices on OPPO (`vendor` `oppo`), by `deviceProfile`.
+    public var oppo: [OPPOSettings] = []
     /// The payload when neither a hook nor the sender gives one.
     public var pushTemplate = PushPayload.defaultTemplate
     /// LeanCloud's per-minute and per-day limits of the REST API's sends (`rest.rateLimits`).
@@ -349,6 +351,7 @@ struct ConfigFile: Decodable {
         var fcm: FCM?
         var xiaomi: OneOrMany<Xiaomi>?
         var meizu: OneOrMany<Meizu>?
+        var oppo: OneOrMany<OPPO>?
     }
 
     struct FCM: Decodable {
@@ -587,6 +590,7 @@ struct ConfigFile: Decodable {
         }
         if let xiaomi = push.xiaomi { config.xiaomi = try Self.xiaomiSettings(xiaomi.values) }
         if let meizu = push.meizu { config.meizu = try Self.meizuSettings(meizu.values) }
+        if let oppo = push.oppo { config.oppo = try Self.oppoSettings(oppo.values) }
         if let template = push.template {
             guard PushPayload.isValidTemplate(template) else {
                 throw ConfigError("push.template: must be a JSON object (placeholders ${convId}, ${timestamp}, ${fromClientId})")

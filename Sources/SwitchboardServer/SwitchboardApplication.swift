@@ -126,6 +126,9 @@ public struct SwitchboardApplication: Sendable {
         if !config.meizu.isEmpty {
             services[.meizu] = try MeizuPushGateway(accounts: config.meizu, store: store, queue: queue("push_meizu"), metrics: metrics, logger: logger)
         }
+        if !config.oppo.isEmpty {
+            services[.oppo] = try OPPOPushGateway(accounts: config.oppo, store: store, queue: queue("push_oppo"), metrics: metrics, logger: logger)
+        }
         guard !services.isEmpty else { return (provider, queues) }
         return (PushRouter(services: services, others: provider), queues)
     }

@@ -1,0 +1,86 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import SwitchboardCore
+import SwitchboardHooks
+import SwitchboardJSON
+
+/// The `oppo` push provider: sends the devices `PushRouter` hands it (installations with
+/// `vendor` `oppo`, by registration id) a notification each through OPPO Push's unicast,
+/// with the account their `deviceProfile` names; queued, tried again and counted by
+/// `DevicePushDelivery` (`switchboard_push_oppo_total`).
+///
+/// Follows OPPO's server API on open.oppomobile.com/new/developmentDoc: "调用地址，公共参数和
+/// 返回码" (auth_token in the request body; the common codes), "鉴权" (info?id=11234), "通知栏
+/// 消息" (id=11236), "单点推送" (id=11238) and "新消息分类" (id=13189): `auth_token` and
+/// `message` as form fields; answers by `code`: 0 sent; 11 (invalid auth_token) drops the token and tries again
+/// with a new one; 10000 (invalid registration_id) forgets the device; 33 (the day's message
+/// quota) is counted `quota_exhausted`; -2 and 55 (flow control), 13 (call limit) and -1
+/// (unavailable) are tried again; the rest are refused. OPPO has no pass-through message for
+/// apps, so a silent push is refused (LeanCloud dropped those too).
+struct OPPOPushGateway: PushGateway {
+    /// An account's settings and its auth token.
+    struct Account: VendorPushSettings {
+        let settings: OPPOSettings
+        let authToken: PushAccessToken
+        var profile: String? { settings.profile }
+        var attempts: Int { settings.attempts }
+        var firstRetry: Duration { settings.firstRetry }
+    }
+
+    let accounts: VendorPushAccounts<Account>
+
+    init(accounts settings: [OPPOSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+        accounts = try VendorPushAccounts(
+            service: "OPPO", settings: settings.map { Account(settings: $0, authToken: OPPOAuth.token(for: $0)) },
+            store: store, queue: queue, metrics: metrics, logger: logger
+        )
+    }
+
+    func push(_ notice: PushNotice) async {
+        let content = AndroidPushContent(payload: notice.payload)
+        await accounts.push(notice) { account, registrationID in
+            guard !content.isSilent else { return .refused("OPPO has no pass-through message for a silent push") }
+            let message = OPPOMessage.message(
+                to: registrationID, content, settings: account.settings, sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()
+            )
+            guard let message else { return .refused("the push data has neither title nor alert") }
+            return await send(message, as: account)
+        }
+    }
+
+    private func send(_ message: JSONValue, as account: Account) async -> DevicePushAnswer {
+        let authToken: String
+        do {
+            authToken = try await account.authToken.token()
+        } catch {
+            return .later("no auth_token: \(error)")
+        }
+        var request = HTTPClientRequest(url: account.settings.baseURL.appendingPathComponent("server/v1/message/notification/unicast").absoluteString)
+        request.method = .POST
+        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: FormURLEncoded.body([("auth_token", authToken), ("message", message.jsonString)])))
+        do {
+            let response = try await PushHTTPClients.client(trustRootsFile: account.settings.trustRootsFile).execute(request, timeout: .seconds(30))
+            let answer = try? JSONValue(parsing: String(buffer: try await response.body.collect(upTo: 64 * 1024)))
+            let status = Int(response.status.code)
+            guard status == 200, let code = answer?["code"]?.int64Value else {
+                return status == 429 || status >= 500 ? .later("HTTP \(status)") : .refused("HTTP \(status)")
+            }
+            let reason = "\(code): \(answer?["message"]?.stringValue ?? "")"
+            switch code {
+            case 0: return .accepted
+            case 10000: return .deadToken(reason)
+            case 11:
+                await account.authToken.discard(authToken)
+                return .later(reason)
+            case 33: return .quotaExhausted(reason)
+            case -2, -1, 13, 55: return .later(reason)
+            default: return .refused(reason)
+            }
+        } catch {
+            return .later("\(error)")
+        }
+    }
+}
