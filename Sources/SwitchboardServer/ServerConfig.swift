@@ -98,6 +98,8 @@ public struct ServerConfig: Sendable, Equatable {
     public var meizu: [MeizuSettings] = []
     /// OPPO Push accounts for Android devices on OPPO (`vendor` `oppo`), by `deviceProfile`.
     public var oppo: [OPPOSettings] = []
+    /// vivo Push accounts for Android devices on vivo (`vendor` `vivo`), by `deviceProfile`.
+    public var vivo: [VivoSettings] = []
     /// The payload when neither a hook nor the sender gives one.
     public var pushTemplate = PushPayload.defaultTemplate
     /// LeanCloud's per-minute and per-day limits of the REST API's sends (`rest.rateLimits`).
@@ -352,6 +354,7 @@ struct ConfigFile: Decodable {
         var xiaomi: OneOrMany<Xiaomi>?
         var meizu: OneOrMany<Meizu>?
         var oppo: OneOrMany<OPPO>?
+        var vivo: OneOrMany<Vivo>?
     }
 
     struct FCM: Decodable {
@@ -591,6 +594,7 @@ struct ConfigFile: Decodable {
         if let xiaomi = push.xiaomi { config.xiaomi = try Self.xiaomiSettings(xiaomi.values) }
         if let meizu = push.meizu { config.meizu = try Self.meizuSettings(meizu.values) }
         if let oppo = push.oppo { config.oppo = try Self.oppoSettings(oppo.values) }
+        if let vivo = push.vivo { config.vivo = try Self.vivoSettings(vivo.values) }
         if let template = push.template {
             guard PushPayload.isValidTemplate(template) else {
                 throw ConfigError("push.template: must be a JSON object (placeholders ${convId}, ${timestamp}, ${fromClientId})")

@@ -129,6 +129,9 @@ public struct SwitchboardApplication: Sendable {
         if !config.oppo.isEmpty {
             services[.oppo] = try OPPOPushGateway(accounts: config.oppo, store: store, queue: queue("push_oppo"), metrics: metrics, logger: logger)
         }
+        if !config.vivo.isEmpty {
+            services[.vivo] = try VivoPushGateway(accounts: config.vivo, store: store, queue: queue("push_vivo"), metrics: metrics, logger: logger)
+        }
         guard !services.isEmpty else { return (provider, queues) }
         return (PushRouter(services: services, others: provider), queues)
     }
