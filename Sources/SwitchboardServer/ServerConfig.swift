@@ -100,6 +100,10 @@ public struct ServerConfig: Sendable, Equatable {
     public var oppo: [OPPOSettings] = []
     /// vivo Push accounts for Android devices on vivo (`vendor` `vivo`), by `deviceProfile`.
     public var vivo: [VivoSettings] = []
+    /// Android devices on Huawei Push Kit (`vendor` `HMS`), with the account their `deviceProfile` picks.
+    public var huawei: [HuaweiSettings] = []
+    /// Android devices on Honor Push (`vendor` `honor`), with the account their `deviceProfile` picks.
+    public var honor: [HonorSettings] = []
     /// The payload when neither a hook nor the sender gives one.
     public var pushTemplate = PushPayload.defaultTemplate
     /// LeanCloud's per-minute and per-day limits of the REST API's sends (`rest.rateLimits`).
@@ -355,6 +359,8 @@ struct ConfigFile: Decodable {
         var meizu: OneOrMany<Meizu>?
         var oppo: OneOrMany<OPPO>?
         var vivo: OneOrMany<Vivo>?
+        var huawei: OneOrMany<Huawei>?
+        var honor: OneOrMany<Honor>?
     }
 
     struct FCM: Decodable {
@@ -595,6 +601,8 @@ struct ConfigFile: Decodable {
         if let meizu = push.meizu { config.meizu = try Self.meizuSettings(meizu.values) }
         if let oppo = push.oppo { config.oppo = try Self.oppoSettings(oppo.values) }
         if let vivo = push.vivo { config.vivo = try Self.vivoSettings(vivo.values) }
+        try applyHuawei(push.huawei, to: &config)
+        try applyHonor(push.honor, to: &config)
         if let template = push.template {
             guard PushPayload.isValidTemplate(template) else {
                 throw ConfigError("push.template: must be a JSON object (placeholders ${convId}, ${timestamp}, ${fromClientId})")

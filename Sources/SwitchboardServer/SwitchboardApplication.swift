@@ -132,6 +132,12 @@ public struct SwitchboardApplication: Sendable {
         if !config.vivo.isEmpty {
             services[.vivo] = try VivoPushGateway(accounts: config.vivo, store: store, queue: queue("push_vivo"), metrics: metrics, logger: logger)
         }
+        if !config.huawei.isEmpty {
+            services[.huawei] = try HuaweiPushGateway(accounts: config.huawei, store: store, queue: queue("push_huawei"), metrics: metrics, logger: logger)
+        }
+        if !config.honor.isEmpty {
+            services[.honor] = try HonorPushGateway(accounts: config.honor, store: store, queue: queue("push_honor"), metrics: metrics, logger: logger)
+        }
         guard !services.isEmpty else { return (provider, queues) }
         return (PushRouter(services: services, others: provider), queues)
     }

@@ -19,6 +19,8 @@ final class LoopbackHTTP2Server: Sendable {
     struct Answer: Sendable {
         var status: Int
         var body: String = ""
+        /// Headers besides `content-length` (`retry-after`).
+        var headers: [String: String] = [:]
     }
 
     let port: Int
@@ -111,6 +113,7 @@ final class LoopbackHTTP2Server: Sendable {
                 let answer = recorder.respond(request)
                 var headers = HTTPHeaders()
                 headers.add(name: "content-length", value: String(answer.body.utf8.count))
+                for (name, value) in answer.headers { headers.add(name: name, value: value) }
                 context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .init(statusCode: answer.status), headers: headers))), promise: nil)
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: answer.body)))), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -1,0 +1,91 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import SwitchboardCore
+import SwitchboardHooks
+import SwitchboardJSON
+
+/// The `huawei` push provider: sends the Android devices `PushRouter` hands it (installations
+/// with `vendor` `HMS`, by registration id) a push each through Huawei Push Kit's server API,
+/// with the account their `deviceProfile` picks; queued, tried again and counted by
+/// `DevicePushDelivery` (`switchboard_push_huawei_total`). Result code 80300007 removes the
+/// token; 80200001 and 80200003 (and HTTP 401) drop the access token so the next try fetches
+/// another; flow control (503) and internal errors are tried again, after `Retry-After` when
+/// given.
+///
+/// Follows Huawei's documentation (HMS Core, Push Kit, Android): "Sending Downlink Messages"
+/// (https://developer.huawei.com/consumer/en/doc/HMSCore-References/https-send-api-0000001050986197),
+/// its "Result Codes", OAuth 2.0 client credentials ("基于OAuth 2.0开放鉴权 - 客户端模式",
+/// https://developer.huawei.com/consumer/cn/doc/HMSCore-Guides/oauth2-0000001212610981), and the
+/// message classification rules ("消息分类标准",
+/// https://developer.huawei.com/consumer/cn/doc/HMSCore-Guides/message-classification-0000001149358835);
+/// LeanCloud's side from its Android mixed-push guide and java-unified-sdk's `mixpush-hms`.
+struct HuaweiPushGateway: PushGateway {
+    struct Account: DeliveringAccount {
+        let settings: HuaweiSettings
+        let accessToken: PushAccessToken
+        let delivery: DevicePushDelivery
+
+        var sendURL: String {
+            settings.sendURL.appendingPathComponent("v1/\(settings.appID)/messages:send").absoluteString
+        }
+    }
+
+    let accounts: PushAccounts<Account>
+
+    init(accounts settings: [HuaweiSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+        let accounts = settings.map { settings in
+            let grant = OAuthClientCredentials(
+                tokenURL: settings.tokenURL, clientID: settings.appID, clientSecret: settings.appSecret,
+                client: PushHTTPClients.client(trustRootsFile: settings.trustRootsFile)
+            )
+            let delivery = DevicePushDelivery(
+                service: "Huawei", attempts: settings.attempts, firstRetry: settings.firstRetry, store: store, queue: queue, metrics: metrics, logger: logger
+            )
+            return (profile: settings.profile, account: Account(settings: settings, accessToken: grant.accessToken(), delivery: delivery))
+        }
+        guard let made = PushAccounts(accounts) else { throw ConfigError("push.huawei: no account") }
+        self.accounts = made
+    }
+
+    func push(_ notice: PushNotice) async {
+        await accounts.push(notice) { account, token in
+            await Self.post(
+                HuaweiMessage.body(token: token, payload: notice.payload, settings: account.settings, sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()),
+                as: account
+            )
+        }
+    }
+
+    private static func post(_ message: JSONValue, as account: Account) async -> DevicePushAnswer {
+        let bearer: String
+        do {
+            bearer = try await account.accessToken.token()
+        } catch {
+            return .later("no access token: \(error)")
+        }
+        var request = HTTPClientRequest(url: account.sendURL)
+        request.method = .POST
+        request.headers.add(name: "authorization", value: "Bearer \(bearer)")
+        request.headers.add(name: "content-type", value: "application/json; charset=UTF-8")
+        request.body = .bytes(ByteBuffer(string: message.jsonString))
+        do {
+            let response = try await PushHTTPClients.client(trustRootsFile: account.settings.trustRootsFile).execute(request, timeout: .seconds(30))
+            let body = try? JSONValue(parsing: String(buffer: try await response.body.collect(upTo: 64 * 1024)))
+            let (answer, accessTokenRefused) = PushKitAnswer.interpret(
+                status: Int(response.status.code), code: body?["code"].flatMap(Self.code), message: body?["msg"]?.stringValue ?? "",
+                retryAfter: response.headers.first(name: "retry-after")
+            )
+            if accessTokenRefused { await account.accessToken.discard(bearer) }
+            return answer
+        } catch {
+            return .later("\(error)")
+        }
+    }
+
+    /// Huawei sends its result codes as strings; a number is read the same.
+    private static func code(_ value: JSONValue) -> String? {
+        value.stringValue ?? value.int64Value.map(String.init)
+    }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import Logging
+import SwitchboardCore
+import SwitchboardHooks
+import SwitchboardJSON
+@testable import SwitchboardServer
+import SwitchboardStore
+import Testing
+
+/// The `huawei` provider against a loopback HTTP/2 stand-in playing both Huawei's OAuth
+/// server and Push Kit's send endpoint, checked against Huawei's documented API: the client
+/// credentials form, the downlink message body, the result codes.
+@Suite struct HuaweiPushTests {
+    private static let tokenPath = "/oauth2/v3/token"
+    private static let sendPath = "/v1/10086/messages:send"
+
+    private func settings(_ standIn: VendorStandIn, appID: String = "10086", secret: String = "s3cret+/=&", profile: String? = nil) -> HuaweiSettings {
+        var settings = HuaweiSettings(appID: appID, appSecret: secret)
+        settings.profile = profile
+        settings.tokenURL = standIn.url.appendingPathComponent(Self.tokenPath)
+        settings.sendURL = standIn.url
+        settings.trustRootsFile = standIn.trustRoots
+        settings.firstRetry = .milliseconds(20)
+        return settings
+    }
+
+    private func start(
+        respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200, body: HuaweiPushTests.answer("80000000", "Success")) },
+        configure: @escaping @Sendable (inout HuaweiSettings) -> Void = { _ in }
+    ) async throws -> (server: TestServer, huawei: VendorStandIn) {
+        let huawei = try await VendorStandIn.start(tokenPath: Self.tokenPath, respond: respond)
+        var settings = settings(huawei)
+        configure(&settings)
+        let server = try await TestServer.start { [settings] config in
+            config.huawei = [settings]
+            config.pushTemplate = #"{"title":"Chat","alert":"New message from ${fromClientId}","badge":"Increment","convId":"${convId}"}"#
+        }
+        return (server, huawei)
+    }
+
+    /// Saves an Android installation on Huawei's push (as LeanCloud's `mixpush-hms` saves
+    /// one: `vendor` `HMS`, the HMS token as `registrationId`) on `clientID`'s channel.
+    private func installHuaweiPhone(_ clientID: String, token: String, on server: TestServer) async throws {
+        let (status, _) = try await server.rest(
+            "POST", "/1.1/installations",
+            body: ["deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "HMS", "registrationId": token, "channels": [clientID]],
+            key: server.config.appKey
+        )
+        #expect(status == 200)
+    }
+
+    static func answer(_ code: String, _ message: String) -> String {
+        JSONValue.object(["code": .string(code), "msg": .string(message), "requestId": "160209653167346065000206"]).jsonString
+    }
+
+    @Test func anOfflineMembersHuaweiPhoneGetsOneNotificationAsPushKitDescribesIt() async throws {
+        let (server, huawei) = try await start(configure: { $0.badgeClass = "com.example.chat.MainActivity" })
+        try await installHuaweiPhone("bob", token: "bobs-hms-token", on: server)
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("hi", cid: cid)
+
+        let send = try #require(try await huawei.sends(1).first)
+        #expect(send.method == "POST" && send.path == Self.sendPath)
+        #expect(send.headers["authorization"] == "Bearer token-1")
+        #expect(send.headers["content-type"] == "application/json; charset=UTF-8")
+        let body = VendorStandIn.json(send)
+        #expect(body["validate_only"] == false)
+        let message = try #require(body["message"])
+        #expect(message["token"] == JSONValue.strings(["bobs-hms-token"]))
+        #expect(message["data"] == nil && message["notification"] == nil)
+        let android = try #require(message["android"])
+        #expect(android["category"] == "IM")
+        // What is left of the seven days, in seconds.
+        let ttl = try #require(android["ttl"]?.stringValue.flatMap { Int64($0.dropLast()) })
+        let left = (sent.t + 7 * 24 * 3600 * 1000 - Int64(Date().timeIntervalSince1970 * 1000)) / 1000
+        #expect(android["ttl"]?.stringValue?.hasSuffix("s") == true && abs(ttl - left) < 60)
+        let notification = try #require(android["notification"])
+        #expect(notification["title"] == "Chat" && notification["body"] == "New message from alice")
+        #expect(notification["badge"] == ["class": "com.example.chat.MainActivity", "add_num": 1])
+        #expect(notification["click_action"]?["type"] == 1)
+        #expect(Set(notification.objectValue?.keys.map { $0 } ?? []) == ["title", "body", "badge", "click_action"])
+        // The tap opens the app's activity with the push's own keys in the `content` extra,
+        // as LeanCloud's cloud sent it.
+        let intent = try #require(notification["click_action"]?["intent"]?.stringValue)
+        let prefix = "intent://cn.leancloud.push/notify_detail#Intent;scheme=lcpushscheme;S.content=", suffix = ";launchFlags=0x10000000;end"
+        #expect(intent.hasPrefix(prefix) && intent.hasSuffix(suffix))
+        let content = String(intent.dropFirst(prefix.count).dropLast(suffix.count))
+        #expect(!content.contains { "{}\";=&".contains($0) })
+        #expect(try JSONValue(parsing: try #require(content.removingPercentEncoding)) == ["convId": .string(cid)])
+
+        // The access token came from Huawei's OAuth server by client credentials.
+        let tokenRequest = try #require(huawei.tokenRequests.first)
+        #expect(tokenRequest.method == "POST" && tokenRequest.headers["content-type"] == "application/x-www-form-urlencoded")
+        #expect(FormBody.fields(tokenRequest.body) == ["grant_type": "client_credentials", "client_id": "10086", "client_secret": "s3cret+/=&"])
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="sent"}"#, reaches: 1) == 1)
+
+        // The next push keeps the access token; each message is one notification.
+        _ = try await alice.sendText("again", cid: cid)
+        let second = try await huawei.sends(2)[1]
+        #expect(second.headers["authorization"] == "Bearer token-1")
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="sent"}"#, reaches: 2) == 2)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(huawei.sends.count == 2 && huawei.tokenRequests.count == 1)
+        try await server.stop()
+        try await huawei.stop()
+    }
+
+    @Test func deadTokensAreRemovedExpiredAccessTokensFetchedAgainAndFailuresTriedAgain() async throws {
+        let stale = CallCounter(), broken = CallCounter()
+        let (server, huawei) = try await start { request in
+            switch VendorStandIn.json(request)["message"]?["token"]?.arrayValue?.first?.stringValue {
+            case "gone":
+                return .init(status: 200, body: Self.answer("80300007", "All the tokens are invalid"))
+            case "stale" where stale.next() == 1:
+                return .init(status: 200, body: Self.answer("80200003", "Access token expired"))
+            case "broken" where broken.next() == 1:
+                return .init(status: 500, body: Self.answer("81000001", "Internal error"))
+            case "huge":
+                return .init(status: 200, body: Self.answer("80300008", "The message body size exceeds the default value"))
+            default:
+                return .init(status: 200, body: Self.answer("80000000", "Success"))
+            }
+        }
+        for (client, token) in [("bob", "gone"), ("carol", "stale"), ("dave", "broken"), ("erin", "huge")] {
+            try await installHuaweiPhone(client, token: token, on: server)
+        }
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob", "carol", "dave", "erin"])
+        _ = try await alice.sendText("one", cid: cid)
+        func tokens(_ requests: [LoopbackHTTP2Server.Request]) -> [String] {
+            requests.compactMap { VendorStandIn.json($0)["message"]?["token"]?.arrayValue?.first?.stringValue }.sorted()
+        }
+        let first = try await huawei.sends(6)
+        #expect(tokens(first) == ["broken", "broken", "gone", "huge", "stale", "stale"])
+        // The expired access token was dropped: the retry fetched another.
+        #expect(first.last { tokens([$0]) == ["stale"] }?.headers["authorization"] == "Bearer token-2")
+        #expect(huawei.tokenRequests.count == 2)
+
+        // The dead token is gone before the next push looks devices up.
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="removed_token"}"#, reaches: 1) == 1)
+        _ = try await alice.sendText("two", cid: cid)
+        let all = try await huawei.sends(9)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(tokens(Array(all.dropFirst(6))) == ["broken", "huge", "stale"])
+        #expect(huawei.sends.count == 9)
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="sent"}"#, reaches: 4) == 4)
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="rejected"}"#) == 2)
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="removed_token"}"#) == 1)
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="failed"}"#) == 0)
+        try await server.stop()
+        try await huawei.stop()
+    }
+
+    /// Push Kit's flow control (503) is waited out as its `Retry-After` says: the provider's
+    /// own first wait here is ten minutes, so only the header brings the second try.
+    @Test func flowControlIsWaitedOutAsRetryAfterSays() async throws {
+        let busy = CallCounter()
+        let (server, huawei) = try await start(respond: { _ in
+            busy.next() == 1 ? .init(status: 503, headers: ["retry-after": "1"]) : .init(status: 200, body: Self.answer("80000000", "Success"))
+        }, configure: { $0.firstRetry = .seconds(600) })
+        try await installHuaweiPhone("bob", token: "bobs-hms-token", on: server)
+        let alice = try await server.login("alice")
+        _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["bob"]))
+        #expect(try await huawei.sends(2).count == 2)
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="sent"}"#, reaches: 1) == 1)
+        try await server.stop()
+        try await huawei.stop()
+    }
+
+    /// Two accounts (two apps, or one app's builds for two markets): a device goes with the
+    /// account its `deviceProfile` names, else the default one; a profile with no account
+    /// here is counted and not sent.
+    @Test func eachDeviceGoesWithTheAccountItsProfilePicks() async throws {
+        let huawei = try await VendorStandIn.start(tokenPath: Self.tokenPath) { _ in .init(status: 200, body: Self.answer("80000000", "Success")) }
+        let metrics = HookMetrics()
+        let queue = WorkQueue(name: "push_huawei", capacity: 100, workers: 4, whenFull: .drop, metrics: .init(name: "push_huawei", registry: metrics))
+        let workers = Task { await queue.run() }
+        let gateway = try HuaweiPushGateway(
+            accounts: [settings(huawei, appID: "10086", secret: "first"), settings(huawei, appID: "20086", secret: "second", profile: "intl")],
+            store: try SQLiteStore(path: TestServer.temporaryDirectory() + "/data.sqlite"), queue: queue, metrics: metrics, logger: Logger(label: "test")
+        )
+        await gateway.push(PushNotice(
+            conversationID: "c", messageID: "m", from: "alice", timestamp: ServerClock.wallMilliseconds(), recipients: ["bob", "carol", "dave", "erin"],
+            devices: [
+                "bob": [PushDevice(token: "bobs", service: .huawei)], "carol": [PushDevice(token: "carols", service: .huawei, profile: "intl")],
+                "dave": [PushDevice(token: "daves", service: .huawei, profile: "")], "erin": [PushDevice(token: "erins", service: .huawei, profile: "beta")],
+            ],
+            payload: ["alert": "hi"]
+        ))
+        let sends = try await huawei.sends(3)
+        let byPath = Dictionary(grouping: sends, by: \.path).mapValues { $0.compactMap { VendorStandIn.json($0)["message"]?["token"]?.arrayValue?.first?.stringValue }.sorted() }
+        #expect(byPath == ["/v1/10086/messages:send": ["bobs", "daves"], "/v1/20086/messages:send": ["carols"]])
+        let secrets = huawei.tokenRequests.map { FormBody.fields($0.body) }.map { "\($0["client_id"] ?? ""):\($0["client_secret"] ?? "")" }.sorted()
+        #expect(secrets == ["10086:first", "20086:second"])
+        // Each account sends with its own access token.
+        let bearers = Dictionary(grouping: sends, by: \.path).mapValues { Set($0.compactMap { $0.headers["authorization"] }) }
+        #expect(bearers.values.allSatisfy { $0.count == 1 } && Set(bearers.values.flatMap { $0 }).count == 2)
+        queue.close()
+        await workers.value
+        let emitted = metrics.registry.emitToString()
+        #expect(emitted.contains(#"switchboard_push_huawei_total{outcome="sent"} 3"#))
+        #expect(emitted.contains(#"switchboard_push_huawei_total{outcome="other_team"} 1"#))
+        try await huawei.stop()
+    }
+
+    /// LeanCloud's data: `silent` (or nothing to show) goes as a data message, the data as
+    /// JSON text for LeanCloud's HMS receiver; `badge` numbers set the count; a push without
+    /// a title takes the account's.
+    @Test func pushDataBecomesHuaweiMessages() throws {
+        var settings = HuaweiSettings(appID: "10086", appSecret: "s")
+        let now: Int64 = 1_800_000_000_000
+        let silent = HuaweiMessage.body(
+            token: "t", payload: ["ios": ["alert": "for iPhones"], "android": ["alert": "hi", "silent": true, "action": "com.example.UPDATE", "n": 3]],
+            settings: settings, sentAt: now - 1000, now: now
+        )
+        #expect(silent == ["validate_only": false, "message": [
+            "token": ["t"], "android": ["ttl": "604799s"], "data": .string(#"{"action":"com.example.UPDATE","alert":"hi","n":3,"silent":true}"#),
+        ]])
+        let nothingToShow = HuaweiMessage.body(token: "t", payload: ["convId": "c1"], settings: settings, sentAt: now, now: now)
+        #expect(nothingToShow["message"]?["data"] == .string(#"{"convId":"c1"}"#) && nothingToShow["message"]?["android"]?["notification"] == nil)
+
+        settings.badgeClass = "com.example.Main"
+        settings.defaultTitle = "Example Chat"
+        settings.category = nil
+        settings.intentHost = "chat.example.com"
+        let shown = HuaweiMessage.body(token: "t", payload: ["alert": ["body": "hello"], "badge": 120, "sound": "ding"], settings: settings, sentAt: now, now: now)
+        let android = try #require(shown["message"]?["android"])
+        #expect(android["category"] == nil)
+        #expect(android["notification"]?["title"] == "Example Chat" && android["notification"]?["body"] == "hello")
+        #expect(android["notification"]?["badge"] == ["class": "com.example.Main", "set_num": 99])
+        #expect(android["notification"]?["click_action"]?["intent"] == "intent://chat.example.com/notify_detail#Intent;scheme=lcpushscheme;S.content=%7B%7D;launchFlags=0x10000000;end")
+    }
+
+    /// Push Kit's answers, code by code, as its result code table reads.
+    @Test func pushKitAnswersAreReadByTheirResultCodes() {
+        func outcome(_ status: Int, _ code: String?, retryAfter: String? = nil) -> String {
+            let (answer, refused) = PushKitAnswer.interpret(status: status, code: code, message: "m", retryAfter: retryAfter)
+            let name = switch answer {
+            case .accepted: "accepted"
+            case .deadToken: "dead"
+            case .refused: "refused"
+            case .quotaExhausted: "quota"
+            case .later(_, let wait): wait.map { "later \($0)" } ?? "later"
+            }
+            return refused ? name + ", new access token" : name
+        }
+        #expect(outcome(200, "80000000") == "accepted")
+        #expect(outcome(200, "80100000") == "accepted")
+        #expect(outcome(200, "80300007") == "dead")
+        #expect(outcome(400, "80300007") == "dead")
+        #expect(outcome(200, "80200001") == "later, new access token")
+        #expect(outcome(401, "80200003") == "later, new access token")
+        #expect(outcome(401, nil) == "later, new access token")
+        #expect(outcome(200, "80300008") == "refused")
+        #expect(outcome(400, "80100003") == "refused")
+        #expect(outcome(200, "80300002") == "refused")
+        #expect(outcome(500, "81000001") == "later")
+        #expect(outcome(503, nil, retryAfter: "30") == "later 30.0 seconds")
+        #expect(outcome(502, nil) == "later")
+    }
+
+    @Test func theHuaweiConfigIsChecked() throws {
+        let file = TestServer.temporaryDirectory() + "/switchboard.yaml"
+        for bad in [
+            "push:\n  huawei:\n    appId: \"10086\"\n",
+            "push:\n  huawei:\n    appSecret: s\n",
+            "push:\n  huawei:\n    appId: \"10086\"\n    appSecret: s\n    sendUrl: http://push-api.cloud.huawei.com\n",
+            "push:\n  huawei:\n    - appId: \"1\"\n      appSecret: s\n    - appId: \"2\"\n      appSecret: t\n",
+            "push:\n  huawei:\n    - appId: \"1\"\n      appSecret: s\n      profile: cn\n    - appId: \"2\"\n      appSecret: t\n      profile: cn\n",
+        ] {
+            try bad.write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
+        }
+        try """
+            push:
+              huawei:
+                - appId: "10086"
+                  appSecret: s
+                  badgeClass: com.example.Main
+                  attempts: 2
+                - appId: 20086
+                  appSecret: t
+                  profile: intl
+                  category: ""
+                  firstRetryMs: 50
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        var first = HuaweiSettings(appID: "10086", appSecret: "s")
+        first.badgeClass = "com.example.Main"
+        first.attempts = 2
+        var second = HuaweiSettings(appID: "20086", appSecret: "t")
+        second.profile = "intl"
+        second.category = nil
+        second.firstRetry = .milliseconds(50)
+        #expect(try ServerConfig.load(path: file).huawei == [first, second])
+    }
+}
