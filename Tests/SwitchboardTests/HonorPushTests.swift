@@ -1,10 +1,6 @@
 import Foundation
-import Logging
-import SwitchboardCore
-import SwitchboardHooks
 import SwitchboardJSON
 @testable import SwitchboardServer
-import SwitchboardStore
 import Testing
 
 /// The `honor` provider against a loopback HTTP/2 stand-in playing both Honor's IAM token
@@ -26,26 +22,28 @@ import Testing
 
     private func start(
         respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200, body: HonorPushTests.success) },
-        configure: @escaping @Sendable (inout HonorSettings) -> Void = { _ in }
+        secondAccount: Bool = false, configure: @escaping @Sendable (inout HonorSettings) -> Void = { _ in }
     ) async throws -> (server: TestServer, honor: VendorStandIn) {
         let honor = try await VendorStandIn.start(tokenPath: Self.tokenPath, respond: respond)
-        var settings = settings(honor)
-        configure(&settings)
-        let server = try await TestServer.start { [settings] config in
-            config.honor = [settings]
+        var first = settings(honor)
+        configure(&first)
+        let accounts = secondAccount ? [first, settings(honor, appID: "222", clientID: "second", profile: "intl")] : [first]
+        let server = try await TestServer.start { config in
+            config.honor = accounts
             config.pushTemplate = #"{"alert":"New message from ${fromClientId}","badge":3,"convId":"${convId}"}"#
         }
         return (server, honor)
     }
 
     /// Saves an Android installation on Honor's push (as LeanCloud's `mixpush-honor` saves
-    /// one: `vendor` `honor`, the push token as `registrationId`) on `clientID`'s channel.
-    private func installHonorPhone(_ clientID: String, token: String, on server: TestServer) async throws {
-        let (status, _) = try await server.rest(
-            "POST", "/1.1/installations",
-            body: ["deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "honor", "registrationId": token, "channels": [clientID]],
-            key: server.config.appKey
-        )
+    /// one: `vendor` `honor`, the push token as `registrationId`, the account's
+    /// `deviceProfile`) on `clientID`'s channel.
+    private func installHonorPhone(_ clientID: String, token: String, profile: String? = nil, on server: TestServer) async throws {
+        var body: [String: Any] = [
+            "deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "honor", "registrationId": token, "channels": [clientID],
+        ]
+        if let profile { body["deviceProfile"] = profile }
+        let (status, _) = try await server.rest("POST", "/1.1/installations", body: body, key: server.config.appKey)
         #expect(status == 200)
     }
 
@@ -126,31 +124,19 @@ import Testing
     }
 
     @Test func eachDeviceGoesWithTheAccountItsProfilePicks() async throws {
-        let honor = try await VendorStandIn.start(tokenPath: Self.tokenPath) { _ in .init(status: 200, body: Self.success) }
-        let metrics = HookMetrics()
-        let queue = WorkQueue(name: "push_honor", capacity: 100, workers: 4, whenFull: .drop, metrics: .init(name: "push_honor", registry: metrics))
-        let workers = Task { await queue.run() }
-        let gateway = try HonorPushGateway(
-            accounts: [settings(honor, appID: "111", clientID: "first"), settings(honor, appID: "222", clientID: "second", profile: "intl")],
-            store: try SQLiteStore(path: TestServer.temporaryDirectory() + "/data.sqlite"), queue: queue, metrics: metrics, logger: Logger(label: "test")
-        )
-        await gateway.push(PushNotice(
-            conversationID: "c", messageID: "m", from: "alice", timestamp: ServerClock.wallMilliseconds(), recipients: ["bob", "carol", "erin"],
-            devices: [
-                "bob": [PushDevice(token: "bobs", service: .honor)], "carol": [PushDevice(token: "carols", service: .honor, profile: "intl")],
-                "erin": [PushDevice(token: "erins", service: .honor, profile: "beta")],
-            ],
-            payload: ["alert": "hi"]
-        ))
+        let (server, honor) = try await start(secondAccount: true)
+        for (client, profile) in [("bob", nil), ("carol", "intl"), ("erin", "beta")] as [(String, String?)] {
+            try await installHonorPhone(client, token: "\(client)s-honor-token", profile: profile, on: server)
+        }
+        let alice = try await server.login("alice")
+        _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["bob", "carol", "erin"]))
         let sends = try await honor.sends(2)
         let byPath = Dictionary(grouping: sends, by: \.path).mapValues { $0.compactMap { VendorStandIn.json($0)["token"]?.arrayValue?.first?.stringValue } }
-        #expect(byPath == ["/api/v1/111/sendMessage": ["bobs"], "/api/v1/222/sendMessage": ["carols"]])
-        #expect(Set(honor.tokenRequests.compactMap { FormBody.fields($0.body)["client_id"] }) == ["first", "second"])
-        queue.close()
-        await workers.value
-        let emitted = metrics.registry.emitToString()
-        #expect(emitted.contains(#"switchboard_push_honor_total{outcome="sent"} 2"#))
-        #expect(emitted.contains(#"switchboard_push_honor_total{outcome="other_team"} 1"#))
+        #expect(byPath == [Self.sendPath: ["bobs-honor-token"], "/api/v1/222/sendMessage": ["carols-honor-token"]])
+        #expect(Set(honor.tokenRequests.compactMap { FormBody.fields($0.body)["client_id"] }) == ["client-1", "second"])
+        #expect(try await server.metric(#"switchboard_push_honor_total{outcome="sent"}"#, reaches: 2) == 2)
+        #expect(try await server.metric(#"switchboard_push_honor_total{outcome="other_team"}"#) == 1)
+        try await server.stop()
         try await honor.stop()
     }
 

@@ -1,10 +1,6 @@
 import Foundation
-import Logging
-import SwitchboardCore
-import SwitchboardHooks
 import SwitchboardJSON
 @testable import SwitchboardServer
-import SwitchboardStore
 import Testing
 
 /// The `huawei` provider against a loopback HTTP/2 stand-in playing both Huawei's OAuth
@@ -26,26 +22,28 @@ import Testing
 
     private func start(
         respond: @escaping @Sendable (LoopbackHTTP2Server.Request) -> LoopbackHTTP2Server.Answer = { _ in .init(status: 200, body: HuaweiPushTests.answer("80000000", "Success")) },
-        configure: @escaping @Sendable (inout HuaweiSettings) -> Void = { _ in }
+        secondAccount: Bool = false, configure: @escaping @Sendable (inout HuaweiSettings) -> Void = { _ in }
     ) async throws -> (server: TestServer, huawei: VendorStandIn) {
         let huawei = try await VendorStandIn.start(tokenPath: Self.tokenPath, respond: respond)
-        var settings = settings(huawei)
-        configure(&settings)
-        let server = try await TestServer.start { [settings] config in
-            config.huawei = [settings]
+        var first = settings(huawei)
+        configure(&first)
+        let accounts = secondAccount ? [first, settings(huawei, appID: "20086", secret: "second", profile: "intl")] : [first]
+        let server = try await TestServer.start { config in
+            config.huawei = accounts
             config.pushTemplate = #"{"title":"Chat","alert":"New message from ${fromClientId}","badge":"Increment","convId":"${convId}"}"#
         }
         return (server, huawei)
     }
 
     /// Saves an Android installation on Huawei's push (as LeanCloud's `mixpush-hms` saves
-    /// one: `vendor` `HMS`, the HMS token as `registrationId`) on `clientID`'s channel.
-    private func installHuaweiPhone(_ clientID: String, token: String, on server: TestServer) async throws {
-        let (status, _) = try await server.rest(
-            "POST", "/1.1/installations",
-            body: ["deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "HMS", "registrationId": token, "channels": [clientID]],
-            key: server.config.appKey
-        )
+    /// one: `vendor` `HMS`, the HMS token as `registrationId`, the account's `deviceProfile`)
+    /// on `clientID`'s channel.
+    private func installHuaweiPhone(_ clientID: String, token: String, profile: String? = nil, on server: TestServer) async throws {
+        var body: [String: Any] = [
+            "deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "HMS", "registrationId": token, "channels": [clientID],
+        ]
+        if let profile { body["deviceProfile"] = profile }
+        let (status, _) = try await server.rest("POST", "/1.1/installations", body: body, key: server.config.appKey)
         #expect(status == 200)
     }
 
@@ -169,38 +167,28 @@ import Testing
     }
 
     /// Two accounts (two apps, or one app's builds for two markets): a device goes with the
-    /// account its `deviceProfile` names, else the default one; a profile with no account
-    /// here is counted and not sent.
+    /// account its installation's `deviceProfile` names, else the default one; a profile with
+    /// no account here is counted and not sent.
     @Test func eachDeviceGoesWithTheAccountItsProfilePicks() async throws {
-        let huawei = try await VendorStandIn.start(tokenPath: Self.tokenPath) { _ in .init(status: 200, body: Self.answer("80000000", "Success")) }
-        let metrics = HookMetrics()
-        let queue = WorkQueue(name: "push_huawei", capacity: 100, workers: 4, whenFull: .drop, metrics: .init(name: "push_huawei", registry: metrics))
-        let workers = Task { await queue.run() }
-        let gateway = try HuaweiPushGateway(
-            accounts: [settings(huawei, appID: "10086", secret: "first"), settings(huawei, appID: "20086", secret: "second", profile: "intl")],
-            store: try SQLiteStore(path: TestServer.temporaryDirectory() + "/data.sqlite"), queue: queue, metrics: metrics, logger: Logger(label: "test")
-        )
-        await gateway.push(PushNotice(
-            conversationID: "c", messageID: "m", from: "alice", timestamp: ServerClock.wallMilliseconds(), recipients: ["bob", "carol", "dave", "erin"],
-            devices: [
-                "bob": [PushDevice(token: "bobs", service: .huawei)], "carol": [PushDevice(token: "carols", service: .huawei, profile: "intl")],
-                "dave": [PushDevice(token: "daves", service: .huawei, profile: "")], "erin": [PushDevice(token: "erins", service: .huawei, profile: "beta")],
-            ],
-            payload: ["alert": "hi"]
-        ))
+        let (server, huawei) = try await start(secondAccount: true)
+        for (client, profile) in [("bob", nil), ("carol", "intl"), ("dave", ""), ("erin", "beta")] as [(String, String?)] {
+            try await installHuaweiPhone(client, token: "\(client)s-hms-token", profile: profile, on: server)
+        }
+        let alice = try await server.login("alice")
+        _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["bob", "carol", "dave", "erin"]))
         let sends = try await huawei.sends(3)
         let byPath = Dictionary(grouping: sends, by: \.path).mapValues { $0.compactMap { VendorStandIn.json($0)["message"]?["token"]?.arrayValue?.first?.stringValue }.sorted() }
-        #expect(byPath == ["/v1/10086/messages:send": ["bobs", "daves"], "/v1/20086/messages:send": ["carols"]])
+        #expect(byPath == [Self.sendPath: ["bobs-hms-token", "daves-hms-token"], "/v1/20086/messages:send": ["carols-hms-token"]])
         let secrets = huawei.tokenRequests.map { FormBody.fields($0.body) }.map { "\($0["client_id"] ?? ""):\($0["client_secret"] ?? "")" }.sorted()
-        #expect(secrets == ["10086:first", "20086:second"])
+        #expect(secrets == ["10086:s3cret+/=&", "20086:second"])
         // Each account sends with its own access token.
         let bearers = Dictionary(grouping: sends, by: \.path).mapValues { Set($0.compactMap { $0.headers["authorization"] }) }
         #expect(bearers.values.allSatisfy { $0.count == 1 } && Set(bearers.values.flatMap { $0 }).count == 2)
-        queue.close()
-        await workers.value
-        let emitted = metrics.registry.emitToString()
-        #expect(emitted.contains(#"switchboard_push_huawei_total{outcome="sent"} 3"#))
-        #expect(emitted.contains(#"switchboard_push_huawei_total{outcome="other_team"} 1"#))
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="sent"}"#, reaches: 3) == 3)
+        #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="other_team"}"#) == 1)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(huawei.sends.count == 3)
+        try await server.stop()
         try await huawei.stop()
     }
 
