@@ -601,8 +601,8 @@ struct ConfigFile: Decodable {
         if let meizu = push.meizu { config.meizu = try Self.meizuSettings(meizu.values) }
         if let oppo = push.oppo { config.oppo = try Self.oppoSettings(oppo.values) }
         if let vivo = push.vivo { config.vivo = try Self.vivoSettings(vivo.values) }
-        try applyHuawei(push.huawei, to: &config)
-        try applyHonor(push.honor, to: &config)
+        if let huawei = push.huawei { config.huawei = try Self.huaweiSettings(huawei.values) }
+        if let honor = push.honor { config.honor = try Self.honorSettings(honor.values) }
         if let template = push.template {
             guard PushPayload.isValidTemplate(template) else {
                 throw ConfigError("push.template: must be a JSON object (placeholders ${convId}, ${timestamp}, ${fromClientId})")

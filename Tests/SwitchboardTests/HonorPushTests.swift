@@ -76,7 +76,7 @@ import Testing
 
         let tokenRequest = try #require(honor.tokenRequests.first)
         #expect(tokenRequest.method == "POST" && tokenRequest.headers["content-type"] == "application/x-www-form-urlencoded")
-        #expect(FormBody.fields(tokenRequest.body) == ["grant_type": "client_credentials", "client_id": "client-1", "client_secret": "s3cret+/=&"])
+        #expect(FormFields.parse(tokenRequest.body) == ["grant_type": "client_credentials", "client_id": "client-1", "client_secret": "s3cret+/=&"])
         #expect(try await server.metric(#"switchboard_push_honor_total{outcome="sent"}"#, reaches: 1) == 1)
         try await Task.sleep(for: .milliseconds(200))
         #expect(honor.sends.count == 1 && honor.tokenRequests.count == 1)
@@ -133,7 +133,7 @@ import Testing
         let sends = try await honor.sends(2)
         let byPath = Dictionary(grouping: sends, by: \.path).mapValues { $0.compactMap { VendorStandIn.json($0)["token"]?.arrayValue?.first?.stringValue } }
         #expect(byPath == [Self.sendPath: ["bobs-honor-token"], "/api/v1/222/sendMessage": ["carols-honor-token"]])
-        #expect(Set(honor.tokenRequests.compactMap { FormBody.fields($0.body)["client_id"] }) == ["client-1", "second"])
+        #expect(Set(honor.tokenRequests.compactMap { FormFields.parse($0.body)["client_id"] }) == ["client-1", "second"])
         #expect(try await server.metric(#"switchboard_push_honor_total{outcome="sent"}"#, reaches: 2) == 2)
         #expect(try await server.metric(#"switchboard_push_honor_total{outcome="other_team"}"#) == 1)
         try await server.stop()

@@ -90,7 +90,7 @@ import Testing
         // The access token came from Huawei's OAuth server by client credentials.
         let tokenRequest = try #require(huawei.tokenRequests.first)
         #expect(tokenRequest.method == "POST" && tokenRequest.headers["content-type"] == "application/x-www-form-urlencoded")
-        #expect(FormBody.fields(tokenRequest.body) == ["grant_type": "client_credentials", "client_id": "10086", "client_secret": "s3cret+/=&"])
+        #expect(FormFields.parse(tokenRequest.body) == ["grant_type": "client_credentials", "client_id": "10086", "client_secret": "s3cret+/=&"])
         #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="sent"}"#, reaches: 1) == 1)
 
         // The next push keeps the access token; each message is one notification.
@@ -179,7 +179,7 @@ import Testing
         let sends = try await huawei.sends(3)
         let byPath = Dictionary(grouping: sends, by: \.path).mapValues { $0.compactMap { VendorStandIn.json($0)["message"]?["token"]?.arrayValue?.first?.stringValue }.sorted() }
         #expect(byPath == [Self.sendPath: ["bobs-hms-token", "daves-hms-token"], "/v1/20086/messages:send": ["carols-hms-token"]])
-        let secrets = huawei.tokenRequests.map { FormBody.fields($0.body) }.map { "\($0["client_id"] ?? ""):\($0["client_secret"] ?? "")" }.sorted()
+        let secrets = huawei.tokenRequests.map { FormFields.parse($0.body) }.map { "\($0["client_id"] ?? ""):\($0["client_secret"] ?? "")" }.sorted()
         #expect(secrets == ["10086:s3cret+/=&", "20086:second"])
         // Each account sends with its own access token.
         let bearers = Dictionary(grouping: sends, by: \.path).mapValues { Set($0.compactMap { $0.headers["authorization"] }) }
@@ -192,9 +192,9 @@ import Testing
         try await huawei.stop()
     }
 
-    /// LeanCloud's data: `silent` (or nothing to show) goes as a data message, the data as
-    /// JSON text for LeanCloud's HMS receiver; `badge` numbers set the count; a push without
-    /// a title takes the account's.
+    /// LeanCloud's data: `silent` goes as a data message, the data as JSON text for
+    /// LeanCloud's HMS receiver, and data with nothing to show is not sent; `badge` numbers set
+    /// the count; a push without a title takes the account's, else its text.
     @Test func pushDataBecomesHuaweiMessages() throws {
         var settings = HuaweiSettings(appID: "10086", appSecret: "s")
         let now: Int64 = 1_800_000_000_000
@@ -205,14 +205,15 @@ import Testing
         #expect(silent == ["validate_only": false, "message": [
             "token": ["t"], "android": ["ttl": "604799s"], "data": .string(#"{"action":"com.example.UPDATE","alert":"hi","n":3,"silent":true}"#),
         ]])
-        let nothingToShow = HuaweiMessage.body(token: "t", payload: ["convId": "c1"], settings: settings, sentAt: now, now: now)
-        #expect(nothingToShow["message"]?["data"] == .string(#"{"convId":"c1"}"#) && nothingToShow["message"]?["android"]?["notification"] == nil)
+        #expect(HuaweiMessage.body(token: "t", payload: ["convId": "c1"], settings: settings, sentAt: now, now: now) == nil)
+        let titleOnly = HuaweiMessage.body(token: "t", payload: ["title": "Alice"], settings: settings, sentAt: now, now: now)
+        #expect(titleOnly?["message"]?["android"]?["notification"]?["title"] == "Alice" && titleOnly?["message"]?["android"]?["notification"]?["body"] == "Alice")
 
         settings.badgeClass = "com.example.Main"
         settings.defaultTitle = "Example Chat"
         settings.category = nil
         settings.intentHost = "chat.example.com"
-        let shown = HuaweiMessage.body(token: "t", payload: ["alert": ["body": "hello"], "badge": 120, "sound": "ding"], settings: settings, sentAt: now, now: now)
+        let shown = try #require(HuaweiMessage.body(token: "t", payload: ["alert": ["body": "hello"], "badge": 120, "sound": "ding"], settings: settings, sentAt: now, now: now))
         let android = try #require(shown["message"]?["android"])
         #expect(android["category"] == nil)
         #expect(android["notification"]?["title"] == "Example Chat" && android["notification"]?["body"] == "hello")

@@ -19,60 +19,52 @@ import SwitchboardJSON
 /// `push-api.cloud.honor.com/api/v1/{APPID}/sendMessage`. Honor's table of result codes was
 /// not at hand; the codes acted on are Push Kit's, which Honor's service grew out of.
 struct HonorPushGateway: PushGateway {
-    struct Account: DeliveringAccount {
-        let settings: HonorSettings
-        let accessToken: PushAccessToken
-        let delivery: DevicePushDelivery
-
-        var sendURL: String {
-            settings.sendURL.appendingPathComponent("api/v1/\(settings.appID)/sendMessage").absoluteString
-        }
-    }
-
-    let accounts: PushAccounts<Account>
+    let accounts: VendorPushAccounts<HonorSettings>
+    /// Each account's access token, by its client id.
+    let accessTokens: [String: PushAccessToken]
 
     init(accounts settings: [HonorSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
-        let accounts = settings.map { settings in
+        accounts = try VendorPushAccounts(service: "Honor", settings: settings, store: store, queue: queue, metrics: metrics, logger: logger)
+        accessTokens = Dictionary(settings.map { settings in
             let grant = OAuthClientCredentials(
                 tokenURL: settings.tokenURL, clientID: settings.clientID, clientSecret: settings.clientSecret,
                 client: PushHTTPClients.client(trustRootsFile: settings.trustRootsFile)
             )
-            let delivery = DevicePushDelivery(
-                service: "Honor", attempts: settings.attempts, firstRetry: settings.firstRetry, store: store, queue: queue, metrics: metrics, logger: logger
-            )
-            return (profile: settings.profile, account: Account(settings: settings, accessToken: grant.accessToken(), delivery: delivery))
-        }
-        guard let made = PushAccounts(accounts) else { throw ConfigError("push.honor: no account") }
-        self.accounts = made
+            return (settings.clientID, grant.accessToken())
+        }, uniquingKeysWith: { first, _ in first })
     }
 
     func push(_ notice: PushNotice) async {
-        await accounts.push(notice) { account, token in
-            await Self.post(HonorMessage.body(token: token, payload: notice.payload, settings: account.settings), as: account)
+        await accounts.push(notice) { [accessTokens] settings, token in
+            guard let message = HonorMessage.body(token: token, payload: notice.payload, settings: settings) else {
+                return .refused("the push data has neither title nor alert")
+            }
+            // Every account's client id has its token, made with the accounts.
+            return await Self.post(message, as: settings, accessToken: accessTokens[settings.clientID]!)
         }
     }
 
-    private static func post(_ message: JSONValue, as account: Account) async -> DevicePushAnswer {
+    private static func post(_ message: JSONValue, as settings: HonorSettings, accessToken: PushAccessToken) async -> DevicePushAnswer {
         let bearer: String
         do {
-            bearer = try await account.accessToken.token()
+            bearer = try await accessToken.token()
         } catch {
             return .later("no access token: \(error)")
         }
-        var request = HTTPClientRequest(url: account.sendURL)
+        var request = HTTPClientRequest(url: settings.sendURL.appendingPathComponent("api/v1/\(settings.appID)/sendMessage").absoluteString)
         request.method = .POST
         request.headers.add(name: "authorization", value: "Bearer \(bearer)")
         request.headers.add(name: "content-type", value: "application/json; charset=UTF-8")
         request.headers.add(name: "timestamp", value: String(ServerClock.wallMilliseconds()))
         request.body = .bytes(ByteBuffer(string: message.jsonString))
         do {
-            let response = try await PushHTTPClients.client(trustRootsFile: account.settings.trustRootsFile).execute(request, timeout: .seconds(30))
+            let response = try await PushHTTPClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
             let body = try? JSONValue(parsing: String(buffer: try await response.body.collect(upTo: 64 * 1024)))
             let (answer, accessTokenRefused) = PushKitAnswer.interpret(
                 status: Int(response.status.code), code: body?["code"].flatMap(Self.code), message: body?["message"]?.stringValue ?? "",
                 retryAfter: response.headers.first(name: "retry-after")
             )
-            if accessTokenRefused { await account.accessToken.discard(bearer) }
+            if accessTokenRefused { await accessToken.discard(bearer) }
             return answer
         } catch {
             return .later("\(error)")

@@ -2,7 +2,7 @@ import Foundation
 
 /// One app's account with Honor Push (`push.honor` in the config; a list for apps with
 /// several, picked by the installation's `deviceProfile`).
-public struct HonorSettings: Sendable, Equatable {
+public struct HonorSettings: VendorPushSettings, Equatable {
     /// The app's APP ID on Honor's developer platform: the send URL's `{APPID}`.
     public var appID: String
     /// The app's OAuth client ID and secret, which the access token is asked for with.

@@ -2,7 +2,7 @@ import Foundation
 
 /// One app's account with Huawei Push Kit (`push.huawei` in the config; a list for apps with
 /// several, picked by the installation's `deviceProfile`).
-public struct HuaweiSettings: Sendable, Equatable {
+public struct HuaweiSettings: VendorPushSettings, Equatable {
     /// AppGallery Connect's App ID, which is also the app's OAuth 2.0 client ID: the token
     /// request's `client_id` and the send URL's `[appid]`.
     public var appID: String
