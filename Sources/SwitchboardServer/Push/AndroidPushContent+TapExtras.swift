@@ -11,8 +11,13 @@ extension AndroidPushContent {
     /// as text (LeanCloud's vivo demo activity reads them one by one). Sorted, so a vendor's
     /// limit keeps the same ones.
     var tapExtras: [(key: String, value: String)] {
-        let own = data.filter { !Self.shownKeys.contains($0.key) }.sorted { $0.key < $1.key }
+        let own = appData.sorted { $0.key < $1.key }
         return [(key: Self.intentDataKey, value: json)] + own.map { (key: $0.key, value: $0.value.stringValue ?? $0.value.jsonString) }
+    }
+
+    /// The app's own keys: the data but for what a notification shows or acts on itself.
+    var appData: [String: JSONValue] {
+        data.filter { !Self.shownKeys.contains($0.key) }
     }
 
     /// Whether the data names a sound (LeanCloud's Android data cannot pick one).

@@ -9,11 +9,8 @@ import SwitchboardJSON
 enum MixPushIntent {
     static let defaultHost = "cn.leancloud.push"
 
-    /// The keys a notification shows or acts on itself, which the activity does not get.
-    private static let shownKeys: Set<String> = ["title", "alert", "badge", "sound", "silent", "content-available"]
-
     static func uri(host: String, content: AndroidPushContent) -> String {
-        let custom = JSONValue.object(content.data.filter { !shownKeys.contains($0.key) }).jsonString
+        let custom = JSONValue.object(content.appData).jsonString
         return "intent://\(host)/notify_detail#Intent;scheme=lcpushscheme;S.content=\(FormURLEncoded.escaped(custom));launchFlags=0x10000000;end"
     }
 }

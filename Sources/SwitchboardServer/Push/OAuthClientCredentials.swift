@@ -12,6 +12,8 @@ struct OAuthClientCredentials: Sendable {
     /// Renewed this long before the service says it expires.
     static let margin: Duration = .seconds(300)
 
+    /// For errors: `Huawei`, `Honor`.
+    let service: String
     let tokenURL: URL
     let clientID: String
     let clientSecret: String
@@ -35,16 +37,9 @@ struct OAuthClientCredentials: Sendable {
         // Huawei's older references give `expires_in` as a string of digits.
         let lifetime = answer?["expires_in"].flatMap { $0.int64Value ?? $0.stringValue.flatMap { Int64($0) } }
         guard response.status.code == 200, let token = answer?["access_token"]?.stringValue, !token.isEmpty, let lifetime, lifetime > 0 else {
-            throw TokenRefused(url: tokenURL, status: Int(response.status.code), body: String(body.prefix(500)))
+            throw PushAuthRefused(service: service, status: Int(response.status.code), body: body)
         }
         let life = Duration.seconds(lifetime)
         return PushAccessToken.Issued(token: token, renewAfter: max(life - Self.margin, life / 2))
-    }
-
-    struct TokenRefused: Error, CustomStringConvertible {
-        let url: URL
-        let status: Int
-        let body: String
-        var description: String { "the token endpoint \(url.absoluteString) answered HTTP \(status): \(body)" }
     }
 }

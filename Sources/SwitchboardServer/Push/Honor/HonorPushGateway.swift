@@ -27,7 +27,7 @@ struct HonorPushGateway: PushGateway {
         accounts = try VendorPushAccounts(service: "Honor", settings: settings, store: store, queue: queue, metrics: metrics, logger: logger)
         accessTokens = Dictionary(settings.map { settings in
             let grant = OAuthClientCredentials(
-                tokenURL: settings.tokenURL, clientID: settings.clientID, clientSecret: settings.clientSecret,
+                service: "Honor", tokenURL: settings.tokenURL, clientID: settings.clientID, clientSecret: settings.clientSecret,
                 client: PushHTTPClients.client(trustRootsFile: settings.trustRootsFile)
             )
             return (settings.clientID, grant.accessToken())

@@ -35,7 +35,7 @@ struct HuaweiPushGateway: PushGateway {
         accounts = try VendorPushAccounts(service: "Huawei", settings: settings, store: store, queue: queue, metrics: metrics, logger: logger)
         accessTokens = Dictionary(settings.map { settings in
             let grant = OAuthClientCredentials(
-                tokenURL: settings.tokenURL, clientID: settings.appID, clientSecret: settings.appSecret,
+                service: "Huawei", tokenURL: settings.tokenURL, clientID: settings.appID, clientSecret: settings.appSecret,
                 client: PushHTTPClients.client(trustRootsFile: settings.trustRootsFile)
             )
             return (settings.appID, grant.accessToken())
