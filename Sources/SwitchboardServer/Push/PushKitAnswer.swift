@@ -1,7 +1,7 @@
 /// What Huawei Push Kit's answer to a send means for the device, by its result code (the body's
-/// `code`) and HTTP status, as Huawei's "Result Codes" for the downlink message API list them;
-/// Honor Push, which grew out of it, answers with the same codes. One token per request, so
-/// "all the tokens are invalid" is about this device.
+/// `code`) and HTTP status, as Huawei's "Result Codes" for the downlink message API list them.
+/// Honor Push, which grew out of it, is read with the same codes: Honor's own table was not at
+/// hand. One token per request, so "all the tokens are invalid" is about this device.
 enum PushKitAnswer {
     /// The result codes this provider acts on.
     enum Code {
