@@ -9,7 +9,7 @@ extension ConfigFile {
         var profile: String?
         var category: String?
         var notifyLevel: Int?
-        var clickActivity: String?
+        var activity: String?
         var defaultTitle: String?
         var baseUrl: String?
         var trustRootsFile: String?
@@ -27,7 +27,7 @@ extension ConfigFile {
             settings.category = oppo.category ?? settings.category
             settings.notifyLevel = oppo.notifyLevel ?? settings.notifyLevel
             guard [0, 1, 2, 16].contains(settings.notifyLevel) else { throw ConfigError("push.oppo.notifyLevel: 1, 2 or 16 (0 for none)") }
-            settings.clickActivity = oppo.clickActivity
+            settings.activity = oppo.activity
             settings.defaultTitle = oppo.defaultTitle
             settings.baseURL = try vendorURL(oppo.baseUrl, "baseUrl", of: "oppo") ?? settings.baseURL
             settings.trustRootsFile = oppo.trustRootsFile

@@ -210,7 +210,7 @@ import Testing
     /// extras, an activity to open, a push without category, and OPPO's offline bounds.
     @Test func androidDataBecomesAnOPPONotification() throws {
         var settings = OPPOSettings(appKey: "k", masterSecret: "s", channelID: "im")
-        settings.clickActivity = "com.example.chat.ConversationActivity"
+        settings.activity = "com.example.chat.ConversationActivity"
         settings.category = ""
         let now: Int64 = 1_800_000_000_000
         let message = try #require(OPPOMessage.message(

@@ -26,7 +26,7 @@ enum OPPOMessage {
             "off_line_ttl": .int(min(max((sentAt + PushNotice.lifetime - now) / 1000, 3600), 864_000)),
             "action_parameters": .string(actionParameters(content.tapExtras)),
         ]
-        if let activity = settings.clickActivity {
+        if let activity = settings.activity {
             notification["click_action_type"] = 4
             notification["click_action_activity"] = .string(activity)
         } else {

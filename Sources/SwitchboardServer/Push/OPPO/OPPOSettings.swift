@@ -17,7 +17,7 @@ public struct OPPOSettings: Sendable, Equatable {
     public var category = "IM"
     public var notifyLevel = 2
     /// The activity a tap opens (its full class name); nil opens the app.
-    public var clickActivity: String?
+    public var activity: String?
     /// The title when a push has none (OPPO requires one): typically the app's name.
     public var defaultTitle: String?
     /// Where auth and pushes go (`https://api-intl.push.oppomobile.com` for devices outside China).
