@@ -48,7 +48,7 @@ final class PacedClient {
                 }
                 guard answer.status == 429 || (500..<600).contains(answer.status) || refusal.code == 124 else { throw refusal }
                 why = refusal.summary
-                asked = answer.retryAfter.flatMap(Self.duration(retryAfter:))
+                asked = RetryAfterHeader.duration(answer.retryAfter)
             } catch let noAnswer as LeanStorageClient.NoAnswer {
                 try Task.checkCancellation()
                 if case .tooLarge = noAnswer { throw ExportFailure("\(client.server) \(noAnswer) to \(what)") }
@@ -78,16 +78,6 @@ final class PacedClient {
     var rate: Double? {
         guard let firstStart, requests > 1 else { return nil }
         return Double(requests - 1) / max(ExportProgress.seconds(ContinuousClock.now - firstStart), 0.001)
-    }
-
-    /// `Retry-After` in seconds, or as an HTTP date.
-    static func duration(retryAfter: String) -> Duration? {
-        if let seconds = Int(retryAfter.trimmingCharacters(in: .whitespaces)) { return .seconds(max(seconds, 0)) }
-        let format = DateFormatter()
-        format.locale = Locale(identifier: "en_US_POSIX")
-        format.timeZone = TimeZone(identifier: "GMT")
-        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return format.date(from: retryAfter).map { .milliseconds(max(Int64($0.timeIntervalSinceNow * 1000), 0)) }
     }
 }
 
