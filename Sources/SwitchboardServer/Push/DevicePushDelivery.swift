@@ -3,16 +3,20 @@ import Prometheus
 import SwitchboardCore
 import SwitchboardHooks
 
-/// How a provider that pushes device by device (APNs, FCM) queues, tries and counts: jobs
-/// wait in the bounded push queue and never hold up delivery; a push the service answers
-/// 429 or 5xx is tried again with doubling waits (from the `Retry-After` the service gave, when
-/// it gave one), until seven days after its message; a used-up quota is not tried again; a dead
-/// token is removed from the store; every device's outcome is counted in
+/// How a provider that pushes device by device (APNs, FCM, the Android makers' services)
+/// queues, tries and counts: jobs wait in the bounded push queue and never hold up delivery;
+/// a push the service answers 429 or 5xx is tried `attempts` times in all, each wait twice
+/// the last and never shorter than the `Retry-After` the service gave, until seven days after
+/// its message. A push waiting to be tried again holds no worker: it waits outside the queue
+/// (`PushRetryWaits`) and goes back into it when its time comes. A used-up quota is not tried
+/// again; a dead token is removed from the store; every device's outcome is counted once in
 /// `switchboard_push_<service>_total{outcome}`.
 struct DevicePushDelivery: Sendable {
     /// What became of one device's push.
     enum Outcome: String, CaseIterable {
         case sent, removedToken = "removed_token", rejected, failed, otherTeam = "other_team", dropped, quotaExhausted = "quota_exhausted"
+        /// Larger than the service takes (APNs' 4 KB, FCM's 4 KB of data): not sent.
+        case tooLarge = "too_large"
     }
 
     /// For logs: `APNs`, `FCM`.
@@ -24,8 +28,14 @@ struct DevicePushDelivery: Sendable {
     let queue: WorkQueue
     private let outcomes: [Outcome: Counter]
     let logger: Logger
+    private let waits: PushRetryWaits
 
-    init(service: String, attempts: Int, firstRetry: Duration, store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) {
+    /// - Parameter waitingRetries: how many pushes may wait to be tried again at once; a push
+    ///   that would be one more is dropped.
+    init(
+        service: String, attempts: Int, firstRetry: Duration, store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger,
+        waitingRetries: Int = 10_000
+    ) {
         self.service = service
         self.attempts = max(attempts, 1)
         self.firstRetry = firstRetry
@@ -38,6 +48,7 @@ struct DevicePushDelivery: Sendable {
             ))
         })
         self.logger = logger
+        waits = PushRetryWaits(limit: waitingRetries)
     }
 
     /// Queues `job` for `devices` devices; counts them dropped when the queue is full.
@@ -48,44 +59,64 @@ struct DevicePushDelivery: Sendable {
         }
     }
 
-    /// Sends one device's push with `post`, as often as it takes.
-    func deliver(to token: String, messageID: String, sentAt: Int64, post: () async -> DevicePushAnswer) async {
-        var wait = firstRetry
-        for attempt in 1...attempts {
-            if ServerClock.wallMilliseconds() - sentAt > PushNotice.lifetime {
-                count(.dropped)
-                return
-            }
-            switch await post() {
-            case .accepted:
-                count(.sent)
-                return
-            case .deadToken(let reason):
-                logger.info("\(service) device token removed", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
-                do { try await store.removeDevice(token: token) } catch {
-                    logger.error("removing a dead device token failed", metadata: ["error": "\(error)"])
-                }
-                // Once it is gone: a push after this count finds no such device.
-                count(.removedToken)
-                return
-            case .refused(let reason):
-                count(.rejected)
-                logger.warning("\(service) refused a push", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
-                return
-            case .quotaExhausted(let reason):
-                count(.quotaExhausted)
-                logger.warning("\(service) quota used up; push not sent", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
-                return
-            case .later(let reason, let retryAfter):
-                logger.warning("\(service) push failed; trying again", metadata: ["reason": "\(reason)", "attempt": "\(attempt)", "message": "\(messageID)"])
-                if let retryAfter { wait = retryAfter }
-            }
-            guard attempt < attempts else { break }
-            do { try await Task.sleep(for: wait) } catch { break }
-            wait *= 2
+    /// Sends one device's push with `post`, as often as it takes: this tries once, and a push
+    /// to try again is queued anew after its wait, calling `post` again.
+    func deliver(to token: String, messageID: String, sentAt: Int64, post: @escaping @Sendable () async -> DevicePushAnswer) async {
+        await attempt(number: 1, backoff: firstRetry, token: token, messageID: messageID, sentAt: sentAt, post: post)
+    }
+
+    private func attempt(
+        number: Int, backoff: Duration, token: String, messageID: String, sentAt: Int64, post: @escaping @Sendable () async -> DevicePushAnswer
+    ) async {
+        if ServerClock.wallMilliseconds() - sentAt > PushNotice.lifetime {
+            count(.dropped)
+            return
         }
-        count(.failed)
-        logger.error("\(service) push given up", metadata: ["attempts": "\(attempts)", "message": "\(messageID)"])
+        switch await post() {
+        case .accepted:
+            count(.sent)
+        case .deadToken(let reason):
+            logger.info("\(service) device token removed", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
+            do { try await store.removeDevice(token: token) } catch {
+                logger.error("removing a dead device token failed", metadata: ["error": "\(error)"])
+            }
+            // Once it is gone: a push after this count finds no such device.
+            count(.removedToken)
+        case .refused(let reason):
+            count(.rejected)
+            logger.warning("\(service) refused a push", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
+        case .quotaExhausted(let reason):
+            count(.quotaExhausted)
+            logger.warning("\(service) quota used up; push not sent", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
+        case .later(let reason, let retryAfter):
+            let wait = max(backoff, retryAfter ?? .zero)
+            guard number < attempts else {
+                count(.failed)
+                logger.error("\(service) push given up", metadata: ["reason": "\(reason)", "attempts": "\(attempts)", "message": "\(messageID)"])
+                return
+            }
+            guard .milliseconds(sentAt + PushNotice.lifetime - ServerClock.wallMilliseconds()) > wait else {
+                count(.dropped)
+                logger.warning("\(service) push dropped: its wait outlasts the push", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
+                return
+            }
+            logger.warning(
+                "\(service) push failed; trying again",
+                metadata: ["reason": "\(reason)", "attempt": "\(number)", "wait": "\(wait)", "message": "\(messageID)"]
+            )
+            let waiting = waits.schedule(after: wait) {
+                let queued = await queue.submit {
+                    await attempt(number: number + 1, backoff: wait * 2, token: token, messageID: messageID, sentAt: sentAt, post: post)
+                }
+                if !queued { count(.dropped) }
+            } dropped: {
+                count(.dropped)
+            }
+            if !waiting {
+                count(.dropped)
+                logger.warning("\(service) push dropped: \(waits.limit) pushes wait to be tried again already", metadata: ["message": "\(messageID)"])
+            }
+        }
     }
 
     func count(_ outcome: Outcome, _ devices: Int = 1) {
