@@ -375,12 +375,16 @@ struct ConfigFile: Decodable {
         var keyFile: String?
         var keyId: String?
         var teamId: String?
+        /// A key limited to the development environment; `keyFile` then serves production.
+        var developmentKeyFile: String?
+        var developmentKeyId: String?
         var topic: String?
         var productionUrl: String?
         var developmentUrl: String?
         var trustRootsFile: String?
         var attempts: Int?
         var firstRetryMs: Int?
+        var busyRetryMs: Int?
     }
 
     struct MessageTypes: Decodable {
@@ -550,6 +554,16 @@ struct ConfigFile: Decodable {
         }
         guard FileManager.default.isReadableFile(atPath: keyFile) else { throw ConfigError("push.apns.keyFile: cannot read \(keyFile)") }
         var settings = APNsSettings(keyFile: keyFile, keyID: keyID, teamID: teamID, topic: topic)
+        switch (apns.developmentKeyFile, apns.developmentKeyId) {
+        case (nil, nil):
+            break
+        case (let file?, let keyID?):
+            guard FileManager.default.isReadableFile(atPath: file) else { throw ConfigError("push.apns.developmentKeyFile: cannot read \(file)") }
+            settings.developmentKeyFile = file
+            settings.developmentKeyID = keyID
+        default:
+            throw ConfigError("push.apns: developmentKeyFile and developmentKeyId go together")
+        }
         for (name, text, keyPath) in [
             ("productionUrl", apns.productionUrl, \APNsSettings.productionURL), ("developmentUrl", apns.developmentUrl, \APNsSettings.developmentURL),
         ] {
@@ -560,6 +574,7 @@ struct ConfigFile: Decodable {
         settings.trustRootsFile = apns.trustRootsFile
         settings.attempts = apns.attempts ?? settings.attempts
         settings.firstRetry = apns.firstRetryMs.map { .milliseconds($0) } ?? settings.firstRetry
+        settings.busyRetry = apns.busyRetryMs.map { .milliseconds($0) } ?? settings.busyRetry
         return settings
     }
 

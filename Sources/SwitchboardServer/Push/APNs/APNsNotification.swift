@@ -12,7 +12,15 @@ struct APNsNotification: Equatable {
     /// Seconds since 1970 after which APNs stops trying: LeanCloud's seven days.
     var expiration: Int64
     var collapseID: String?
-    var body: JSONValue
+    let body: JSONValue
+    /// `body` as sent.
+    let encodedBody: [UInt8]
+
+    /// The largest payload APNs takes (Apple's "Generating a remote notification"): 4 KB,
+    /// 5 KB for a VoIP push. A larger one is refused on every device, so it is not sent.
+    var isTooLarge: Bool {
+        encodedBody.count > (pushType == "voip" ? 5120 : 4096)
+    }
 
     private static let apsKeys: Set<String> = ["alert", "badge", "sound", "category", "thread-id", "content-available", "mutable-content"]
 
@@ -47,6 +55,7 @@ struct APNsNotification: Equatable {
         expiration = (sentAt + PushNotice.lifetime) / 1000
         self.collapseID = collapseID
         body = .object(data)
+        encodedBody = Array(body.jsonString.utf8)
     }
 
     /// Whether the data asks for the badge to count up, so that each device's count is kept.

@@ -1,34 +1,33 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
-import NIOCore
-import Prometheus
 import SwitchboardCore
 import SwitchboardHooks
-import SwitchboardJSON
 
 /// The `apns` push provider: sends the iOS devices `PushRouter` hands it a push each over
 /// HTTP/2 with token authentication; queued, tried again and counted by `DevicePushDelivery`
-/// (`switchboard_push_apns_total`). A 410, `BadDeviceToken` or `Unregistered` answer removes
-/// the token; `ExpiredProviderToken` renews the provider token and tries again. A push goes
-/// with the key of the team its `_apns_team_id` names, else the first team's; one naming a
-/// team without a key here is not sent (`other_team`).
+/// (`switchboard_push_apns_total`). Follows Apple's "Sending notification requests to APNs",
+/// "Generating a remote notification" (payload sizes) and "Handling notification responses
+/// from APNs" (developer.apple.com/documentation/usernotifications):
+/// - A 410, `Unregistered`, or a `BadDeviceToken` in both environments removes the token;
+///   `BadDeviceToken` in the environment the push's `_profile` chose is first tried in the
+///   other, as a development build's token is "bad" in production and the reverse, and the
+///   environment that took it is used for the token from then on.
+/// - `DeviceTokenNotForTopic` (another app's token) is counted rejected, logged once, and the
+///   token gets no more of this topic's pushes.
+/// - A payload over 4 KB (5 KB for VoIP) is not sent: `too_large`.
+/// - `ExpiredProviderToken` signs a new provider token and tries again; 429 and 5xx are tried
+///   again much later than a failed connection (`busyRetry`), and never hold a queue worker.
+/// A push goes with the key of the team its `_apns_team_id` names, else the first team's; one
+/// naming a team without a key here is not sent (`other_team`).
 struct APNsPushGateway: PushGateway {
-    /// One team's key, app and endpoints.
-    struct Team: Sendable {
-        let settings: APNsSettings
-        let authToken: APNsAuthToken
-        let delivery: DevicePushDelivery
-    }
-
-    let teams: [String: Team]
-    let defaultTeam: Team
+    let teams: [String: APNsTeam]
+    let defaultTeam: APNsTeam
+    let memory = APNsTokenMemory()
 
     init(teams settings: [APNsSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         let teams = try settings.map { settings in
-            Team(
+            try APNsTeam(
                 settings: settings,
-                authToken: try APNsAuthToken(pem: String(contentsOfFile: settings.keyFile, encoding: .utf8), keyID: settings.keyID, teamID: settings.teamID),
                 delivery: DevicePushDelivery(
                     service: "APNs", attempts: settings.attempts, firstRetry: settings.firstRetry, store: store, queue: queue, metrics: metrics, logger: logger
                 )
@@ -40,16 +39,19 @@ struct APNsPushGateway: PushGateway {
     }
 
     func push(_ notice: PushNotice) async {
-        let tokens = notice.devices.values.flatMap { $0.map(\.token) }
-        guard !tokens.isEmpty else { return }
+        let devices = notice.devices.values.flatMap { $0.map(\.token) }
+        guard !devices.isEmpty else { return }
         guard let team = notice.apnsTeamID.map({ teams[$0] }) ?? defaultTeam else {
-            defaultTeam.delivery.count(.otherTeam, tokens.count)
+            defaultTeam.delivery.count(.otherTeam, devices.count)
             return
         }
+        // Counted rejected when APNs said so; not pushed, nor counted, again.
+        let tokens = devices.filter { !memory.isNotForTopic($0, topic: team.settings.topic) }
+        guard !tokens.isEmpty else { return }
         await team.delivery.submit(devices: tokens.count, messageID: notice.messageID) { await send(notice, to: tokens, as: team) }
     }
 
-    private func send(_ notice: PushNotice, to tokens: [String], as team: Team) async {
+    private func send(_ notice: PushNotice, to tokens: [String], as team: APNsTeam) async {
         var badges: [String: Int] = [:]
         if APNsNotification.incrementsBadge(notice.payload) {
             do {
@@ -58,52 +60,51 @@ struct APNsPushGateway: PushGateway {
                 team.delivery.logger.error("badge counts unavailable; pushing a badge of 1", metadata: ["error": "\(error)"])
             }
         }
-        let base = notice.profile == "dev" ? team.settings.developmentURL : team.settings.productionURL
+        let environment: APNsEnvironment = notice.profile == "dev" ? .development : .production
+        let notifications = tokens.map { (token: $0, notification: APNsNotification(payload: notice.payload, sentAt: notice.timestamp, badge: badges[$0] ?? 1)) }
+        let tooLarge = notifications.filter(\.notification.isTooLarge)
+        if let example = tooLarge.first?.notification {
+            team.delivery.count(.tooLarge, tooLarge.count)
+            team.delivery.logger.warning(
+                "APNs push not sent: its payload is larger than APNs takes",
+                metadata: ["bytes": "\(example.encodedBody.count)", "devices": "\(tooLarge.count)", "message": "\(notice.messageID)"]
+            )
+        }
         await withTaskGroup(of: Void.self) { group in
-            for token in tokens {
-                let notification = APNsNotification(payload: notice.payload, sentAt: notice.timestamp, badge: badges[token] ?? 1)
+            for (token, notification) in notifications where !notification.isTooLarge {
                 group.addTask {
                     await team.delivery.deliver(to: token, messageID: notice.messageID, sentAt: notice.timestamp) {
-                        await post(notification, to: token, at: base, as: team)
+                        await post(notification, to: token, preferring: environment, as: team)
                     }
                 }
             }
         }
     }
 
-    private func post(_ notification: APNsNotification, to token: String, at base: URL, as team: Team) async -> DevicePushAnswer {
-        var request = HTTPClientRequest(url: base.appendingPathComponent("3/device/\(token)").absoluteString)
-        request.method = .POST
-        let authToken: String
-        do {
-            authToken = try team.authToken.token()
-        } catch {
-            return .refused("signing the provider token failed: \(error)")
-        }
-        request.headers.add(name: "authorization", value: "bearer \(authToken)")
-        request.headers.add(name: "apns-topic", value: team.settings.topic)
-        request.headers.add(name: "apns-push-type", value: notification.pushType)
-        request.headers.add(name: "apns-priority", value: String(notification.priority))
-        request.headers.add(name: "apns-expiration", value: String(notification.expiration))
-        if let collapseID = notification.collapseID { request.headers.add(name: "apns-collapse-id", value: collapseID) }
-        request.headers.add(name: "content-type", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: notification.body.jsonString))
-        do {
-            let response = try await PushHTTPClients.client(trustRootsFile: team.settings.trustRootsFile).execute(request, timeout: .seconds(30))
-            let body = try await response.body.collect(upTo: 64 * 1024)
-            let reason = (try? JSONValue(parsing: String(buffer: body)))?["reason"]?.stringValue ?? "HTTP \(response.status.code)"
-            switch response.status.code {
-            case 200: return .accepted
-            case 410: return .deadToken(reason)
-            case 403 where reason == "ExpiredProviderToken":
-                team.authToken.discard(authToken)
-                return .later(reason)
-            case 400 where reason == "BadDeviceToken" || reason == "Unregistered": return .deadToken(reason)
-            case 429, 500...: return .later(reason)
-            default: return .refused(reason)
+    /// One try, in the environment the token is known to belong to, else `preferred`; a
+    /// `BadDeviceToken` there is tried once in the other, whose answer decides, unless it
+    /// could not judge the token (a 403: the team's key is not for that environment).
+    private func post(_ notification: APNsNotification, to token: String, preferring preferred: APNsEnvironment, as team: APNsTeam) async -> DevicePushAnswer {
+        let environment = memory.environment(of: token) ?? preferred
+        var reply = await team.post(notification, to: token, in: environment)
+        if reply.reason == "BadDeviceToken" {
+            let other = await team.post(notification, to: token, in: environment.other)
+            switch other {
+            case .answered(status: 200, _, _):
+                memory.remember(environment.other, of: token)
+                team.delivery.logger.info("APNs device token belongs to the other environment", metadata: ["environment": "\(environment.other)"])
+                reply = other
+            case .answered(status: 403, _, _):
+                break
+            default:
+                reply = other
             }
-        } catch {
-            return .later("\(error)")
         }
+        if reply.reason == "DeviceTokenNotForTopic", memory.markNotForTopic(token, topic: team.settings.topic) {
+            team.delivery.logger.warning(
+                "APNs device token is not for this app; it gets no more of its pushes", metadata: ["topic": "\(team.settings.topic)", "token": "\(token)"]
+            )
+        }
+        return reply.deviceAnswer(busyRetry: team.settings.busyRetry)
     }
 }
