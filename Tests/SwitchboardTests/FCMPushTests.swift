@@ -96,7 +96,9 @@ import Testing
         let message = try #require(try JSONValue(parsing: send.body)["message"])
         #expect(message["token"] == "carols-fcm-token")
         #expect(message["notification"] == ["body": "New message"])
-        #expect(message["data"] == ["alert": "New message", "badge": "Increment"])
+        // Counting the badge up is APNs': the words "Increment" are nothing for an app to show.
+        #expect(message["data"] == ["alert": "New message"])
+        #expect(message["android"]?["notification"] == nil)
         #expect(message["android"]?["priority"] == "high")
         let ttl = try #require(message["android"]?["ttl"]?.stringValue?.dropLast()).flatMap { Int64($0) }
         #expect(ttl.map { abs($0 - (sent.t + 7 * 24 * 3600 * 1000 - Int64(Date().timeIntervalSince1970 * 1000)) / 1000) < 60 } == true)
@@ -204,6 +206,67 @@ import Testing
         let shown = FCMMessage.body(token: "t", payload: ["title": "Alice", "alert": "hello", "ios": ["badge": 1]], sentAt: now, now: now)
         #expect(shown["message"]?["notification"] == ["title": "Alice", "body": "hello"])
         #expect(shown["message"]?["data"] == ["title": "Alice", "alert": "hello"])
+    }
+
+    /// LeanCloud's `sound`, `collapse-id` and a number `badge` become FCM's Android fields;
+    /// an `alert` with a title and a body makes both.
+    @Test func soundCollapseIDAndBadgeBecomeAndroidFields() {
+        let now: Int64 = 1_800_000_000_000
+        let message = FCMMessage.body(
+            token: "t", payload: ["alert": ["title": "Alice", "body": "hello"], "sound": "ping", "collapse-id": "chat-1", "badge": 3, "conversation": "c1"],
+            sentAt: now, now: now
+        )["message"]
+        #expect(message?["notification"] == ["title": "Alice", "body": "hello"])
+        #expect(message?["android"] == [
+            "priority": "high", "ttl": "604800s", "collapse_key": "chat-1", "notification": ["sound": "ping", "notification_count": 3],
+        ])
+        #expect(message?["data"] == [
+            "alert": .string(#"{"body":"hello","title":"Alice"}"#), "sound": "ping", "badge": "3", "conversation": "c1",
+        ])
+        // A data message has no notification to carry a sound or a count; it still collapses.
+        let silent = FCMMessage.body(token: "t", payload: ["silent": true, "sound": "ping", "badge": 3, "collapse-id": "chat-1"], sentAt: now, now: now)
+        #expect(silent["message"]?["android"] == ["priority": "high", "ttl": "604800s", "collapse_key": "chat-1"])
+    }
+
+    /// FCM's 503 and 429 say when to come back (`Retry-After`): not sooner, though the
+    /// backoff here starts at 20 ms.
+    @Test func retryAfterIsWaitedFor() async throws {
+        let answers = CallCounter()
+        let setup = try await start { _ in
+            answers.next() == 1
+                ? .init(status: 503, body: Self.error(503, "UNAVAILABLE", code: "UNAVAILABLE", "The service is currently unavailable."), headers: ["retry-after": "3"])
+                : .init(status: 200, body: #"{"name":"projects/switchboard-test/messages/1"}"#)
+        }
+        try await installAndroid("carol", registrationID: "carols-fcm-token", on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["carol"])
+        _ = try await alice.sendText("one", cid: cid)
+        _ = try await sends(setup.google, count: 1)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(setup.google.requests.filter { $0.path == Self.sendPath }.count == 1)
+        _ = try await sends(setup.google, count: 2)
+        #expect(try await setup.server.metric(#"switchboard_push_fcm_total{outcome="sent"}"#, reaches: 1) == 1)
+        try await setup.server.stop()
+        try await setup.google.stop()
+    }
+
+    /// FCM refuses data over 4096 bytes (keys and values) on every device: it is not sent.
+    @Test func dataLargerThanFCMTakesIsNotSent() async throws {
+        let setup = try await start()
+        try await installAndroid("carol", registrationID: "carols-fcm-token", on: setup.server)
+        let alice = try await setup.server.login("alice")
+        let cid = try await alice.startConversation(members: ["carol"])
+        var large = GenericCommand.text("large", cid: cid)
+        large.directMessage.pushData = JSONValue.object(["alert": "hi", "attachment": .string(String(repeating: "x", count: 4090))]).jsonString
+        _ = try await alice.request(large)
+        #expect(try await setup.server.metric(#"switchboard_push_fcm_total{outcome="too_large"}"#, reaches: 1) == 1)
+        _ = try await alice.sendText("small", cid: cid)
+        _ = try await sends(setup.google, count: 1)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(setup.google.requests.filter { $0.path == Self.sendPath }.count == 1)
+        #expect(try await setup.server.metric(#"switchboard_push_fcm_total{outcome="sent"}"#, reaches: 1) == 1)
+        try await setup.server.stop()
+        try await setup.google.stop()
     }
 
     @Test func theFCMConfigIsChecked() throws {

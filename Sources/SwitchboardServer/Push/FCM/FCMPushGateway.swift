@@ -8,9 +8,12 @@ import SwitchboardJSON
 
 /// The `fcm` push provider: sends the Android devices `PushRouter` hands it (installations
 /// with `vendor` `fcm`, by registration id) a push each through FCM's HTTP v1 API; queued,
-/// tried again and counted by `DevicePushDelivery` (`switchboard_push_fcm_total`).
+/// tried again and counted by `DevicePushDelivery` (`switchboard_push_fcm_total`). Follows
+/// FCM's `ErrorCode` reference (firebase.google.com/docs/reference/fcm/rest/v1/ErrorCode):
 /// `UNREGISTERED`, and `INVALID_ARGUMENT` about the registration token, remove the token; a
-/// 401 drops the access token so the next try fetches a new one.
+/// 401 drops the access token so the next try fetches a new one; 429, 500 and 503 are tried
+/// again with backoff, never sooner than their `Retry-After`; a message whose data is over
+/// FCM's 4 KB is not sent (`too_large`).
 struct FCMPushGateway: PushGateway {
     let settings: FCMSettings
     let account: FCMServiceAccount
@@ -29,6 +32,12 @@ struct FCMPushGateway: PushGateway {
     func push(_ notice: PushNotice) async {
         let tokens = notice.devices.values.flatMap { $0.map(\.token) }
         guard !tokens.isEmpty else { return }
+        // The data is the same for every device: checked once.
+        if let token = tokens.first, FCMMessage.isTooLarge(FCMMessage.body(token: token, payload: notice.payload, sentAt: notice.timestamp, now: notice.timestamp)) {
+            delivery.count(.tooLarge, tokens.count)
+            delivery.logger.warning("FCM push not sent: its data is larger than FCM takes", metadata: ["devices": "\(tokens.count)", "message": "\(notice.messageID)"])
+            return
+        }
         await delivery.submit(devices: tokens.count, messageID: notice.messageID) {
             await withTaskGroup(of: Void.self) { group in
                 for token in tokens {
@@ -73,7 +82,7 @@ struct FCMPushGateway: PushGateway {
                 await accessToken.discard(bearer)
                 return .later(error.text)
             case (429, _), (500..., _):
-                return .later(error.text)
+                return .later(error.text, retryAfter: RetryAfterHeader.duration(response.headers.first(name: "retry-after")))
             default:
                 return .refused(error.text)
             }
