@@ -108,7 +108,10 @@ struct DevicePushDelivery: Sendable {
                 let queued = await queue.submit {
                     await attempt(number: number + 1, backoff: wait * 2, token: token, messageID: messageID, sentAt: sentAt, post: post)
                 }
-                if !queued { count(.dropped) }
+                if !queued {
+                    count(.dropped)
+                    logger.warning("push dropped: the \(service) queue is full or closed", metadata: ["message": "\(messageID)"])
+                }
             } dropped: {
                 count(.dropped)
             }
