@@ -5,9 +5,9 @@ import SwitchboardHooks
 
 /// How a provider that pushes device by device (APNs, FCM, the Android makers' services)
 /// queues, tries and counts: jobs wait in the bounded push queue and never hold up delivery;
-/// a push the service answers 429 or 5xx is tried `attempts` times in all, each wait twice
-/// the last and never shorter than the `Retry-After` the service gave, until seven days after
-/// its message. A push waiting to be tried again holds no worker: it waits outside the queue
+/// a push the service answers 429 or 5xx is tried `attempts` times in all, after the wait
+/// the service asked for (`Retry-After`) or else a doubling one, until seven days after its
+/// message. A push waiting to be tried again holds no worker: it waits outside the queue
 /// (`PushRetryWaits`) and goes back into it when its time comes. A used-up quota is not tried
 /// again; a dead token is removed from the store; every device's outcome is counted once in
 /// `switchboard_push_<service>_total{outcome}`.
@@ -89,7 +89,7 @@ struct DevicePushDelivery: Sendable {
             count(.quotaExhausted)
             logger.warning("\(service) quota used up; push not sent", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
         case .later(let reason, let retryAfter):
-            let wait = max(backoff, retryAfter ?? .zero)
+            let wait = retryAfter ?? backoff
             guard number < attempts else {
                 count(.failed)
                 logger.error("\(service) push given up", metadata: ["reason": "\(reason)", "attempts": "\(attempts)", "message": "\(messageID)"])

@@ -16,7 +16,8 @@ import SwitchboardHooks
 ///   token gets no more of this topic's pushes.
 /// - A payload over 4 KB (5 KB for VoIP) is not sent: `too_large`.
 /// - `ExpiredProviderToken` signs a new provider token and tries again; 429 and 5xx are tried
-///   again much later than a failed connection (`busyRetry`), and never hold a queue worker.
+///   again a minute apart (`busyRetry`), much later than a failed connection, and their
+///   waits hold no queue worker.
 /// A push goes with the key of the team its `_apns_team_id` names, else the first team's; one
 /// naming a team without a key here is not sent (`other_team`).
 struct APNsPushGateway: PushGateway {

@@ -14,8 +14,8 @@ enum APNsReply: Sendable, Equatable {
 
     /// What the push's delivery does with it. 429 (`TooManyRequests` for one device token,
     /// `TooManyProviderTokenUpdates`) and 5xx (`InternalServerError`, `ServiceUnavailable`,
-    /// `Shutdown`) are tried again after `busyRetry` at least, much later than a dropped
-    /// connection, or after the `Retry-After` APNs gave if that is longer. `BadDeviceToken`
+    /// `Shutdown`) are tried again after `busyRetry`, much later than a dropped connection,
+    /// or after the `Retry-After` APNs gave. `BadDeviceToken`
     /// reaches here only after the other environment was tried too (see `APNsPushGateway`).
     func deviceAnswer(busyRetry: Duration) -> DevicePushAnswer {
         switch self {
@@ -29,7 +29,7 @@ enum APNsReply: Sendable, Equatable {
             case (410, _), (400, "Unregistered"), (400, "BadDeviceToken"): return .deadToken(reason)
             // The token was signed anew (`APNsTeam.post` dropped the stale one).
             case (403, "ExpiredProviderToken"): return .later(reason)
-            case (429, _), (500..., _): return .later(reason, retryAfter: max(retryAfter ?? .zero, busyRetry))
+            case (429, _), (500..., _): return .later(reason, retryAfter: retryAfter ?? busyRetry)
             default: return .refused(reason)
             }
         }

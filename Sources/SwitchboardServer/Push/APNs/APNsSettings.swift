@@ -18,9 +18,9 @@ public struct APNsSettings: Sendable, Equatable {
     public var developmentURL = URL(string: "https://api.sandbox.push.apple.com")!
     /// PEM certificates to trust instead of the system's (a proxy, or a test stand-in).
     public var trustRootsFile: String?
-    /// Tries for a push that APNs answers 429 or 5xx, or that gets no answer; each wait twice
-    /// the last, from `firstRetry` after a failed connection and from `busyRetry` (at least)
-    /// after an answer that APNs is busy or failing.
+    /// Tries for a push that APNs answers 429 or 5xx, or that gets no answer: after a failed
+    /// connection, waiting `firstRetry`, then twice as long each time; after an answer that
+    /// APNs is busy or failing, `busyRetry` each time (Apple asks for much longer waits then).
     public var attempts = 5
     public var firstRetry: Duration = .seconds(1)
     public var busyRetry: Duration = .seconds(60)

@@ -12,8 +12,8 @@ import SwitchboardJSON
 /// FCM's `ErrorCode` reference (firebase.google.com/docs/reference/fcm/rest/v1/ErrorCode):
 /// `UNREGISTERED`, and `INVALID_ARGUMENT` about the registration token, remove the token; a
 /// 401 drops the access token so the next try fetches a new one; 429, 500 and 503 are tried
-/// again with backoff, never sooner than their `Retry-After`; a message whose data is over
-/// FCM's 4 KB is not sent (`too_large`).
+/// again after their `Retry-After` when they give one, else with backoff; a message whose
+/// data is over FCM's 4 KB is not sent (`too_large`).
 struct FCMPushGateway: PushGateway {
     let settings: FCMSettings
     let account: FCMServiceAccount
