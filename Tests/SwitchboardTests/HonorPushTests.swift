@@ -12,11 +12,11 @@ import Testing
 
     private func settings(_ standIn: VendorStandIn, appID: String = "104436787", clientID: String = "client-1", profile: String? = nil) -> HonorSettings {
         var settings = HonorSettings(appID: appID, clientID: clientID, clientSecret: "s3cret+/=&")
-        settings.profile = profile
+        settings.common.profile = profile
         settings.tokenURL = standIn.url.appendingPathComponent(Self.tokenPath)
-        settings.sendURL = standIn.url
-        settings.trustRootsFile = standIn.trustRoots
-        settings.firstRetry = .milliseconds(20)
+        settings.common.baseURL = standIn.url
+        settings.common.trustRootsFile = standIn.trustRoots
+        settings.common.firstRetry = .milliseconds(20)
         return settings
     }
 
@@ -97,7 +97,7 @@ import Testing
             default:
                 return .init(status: 200, body: Self.success)
             }
-        }, configure: { $0.firstRetry = .milliseconds(20) })
+        }, configure: { $0.common.firstRetry = .milliseconds(20) })
         for (client, token) in [("bob", "gone"), ("carol", "stale"), ("dave", "busy")] {
             try await installHonorPhone(client, token: token, on: server)
         }
@@ -148,7 +148,7 @@ import Testing
             == ["token": ["t"], "data": .string(#"{"alert":"hi","k":"v","silent":true}"#)])
         settings.intentHost = "cn.leancloud.push"
         settings.importance = nil
-        settings.defaultTitle = "Example Chat"
+        settings.common.defaultTitle = "Example Chat"
         #expect(HonorMessage.body(token: "t", payload: ["alert": "hi", "badge": "Increment", "k": "v"], settings: settings) == [
             "token": ["t"],
             "android": ["notification": [

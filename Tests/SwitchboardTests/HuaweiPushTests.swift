@@ -12,11 +12,11 @@ import Testing
 
     private func settings(_ standIn: VendorStandIn, appID: String = "10086", secret: String = "s3cret+/=&", profile: String? = nil) -> HuaweiSettings {
         var settings = HuaweiSettings(appID: appID, appSecret: secret)
-        settings.profile = profile
+        settings.common.profile = profile
         settings.tokenURL = standIn.url.appendingPathComponent(Self.tokenPath)
-        settings.sendURL = standIn.url
-        settings.trustRootsFile = standIn.trustRoots
-        settings.firstRetry = .milliseconds(20)
+        settings.common.baseURL = standIn.url
+        settings.common.trustRootsFile = standIn.trustRoots
+        settings.common.firstRetry = .milliseconds(20)
         return settings
     }
 
@@ -156,7 +156,7 @@ import Testing
         let busy = CallCounter()
         let (server, huawei) = try await start(respond: { _ in
             busy.next() == 1 ? .init(status: 503, headers: ["retry-after": "1"]) : .init(status: 200, body: Self.answer("80000000", "Success"))
-        }, configure: { $0.firstRetry = .seconds(600) })
+        }, configure: { $0.common.firstRetry = .seconds(600) })
         try await installHuaweiPhone("bob", token: "bobs-hms-token", on: server)
         let alice = try await server.login("alice")
         _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["bob"]))
@@ -210,7 +210,7 @@ import Testing
         #expect(titleOnly?["message"]?["android"]?["notification"]?["title"] == "Alice" && titleOnly?["message"]?["android"]?["notification"]?["body"] == "Alice")
 
         settings.badgeClass = "com.example.Main"
-        settings.defaultTitle = "Example Chat"
+        settings.common.defaultTitle = "Example Chat"
         settings.category = nil
         settings.intentHost = "chat.example.com"
         let shown = try #require(HuaweiMessage.body(token: "t", payload: ["alert": ["body": "hello"], "badge": 120, "sound": "ding"], settings: settings, sentAt: now, now: now))
@@ -276,11 +276,11 @@ import Testing
             """.write(toFile: file, atomically: true, encoding: .utf8)
         var first = HuaweiSettings(appID: "10086", appSecret: "s")
         first.badgeClass = "com.example.Main"
-        first.attempts = 2
+        first.common.attempts = 2
         var second = HuaweiSettings(appID: "20086", appSecret: "t")
-        second.profile = "intl"
+        second.common.profile = "intl"
         second.category = nil
-        second.firstRetry = .milliseconds(50)
+        second.common.firstRetry = .milliseconds(50)
         #expect(try ServerConfig.load(path: file).huawei == [first, second])
     }
 }

@@ -34,9 +34,9 @@ import Testing
         let server = try await TestServer.start { config in
             config.meizu = accounts.map { account in
                 var account = account
-                account.sendURL = URL(string: "https://127.0.0.1:\(meizu.port)")!
-                account.trustRootsFile = trustRoots
-                account.firstRetry = .milliseconds(20)
+                account.common.baseURL = URL(string: "https://127.0.0.1:\(meizu.port)")!
+                account.common.trustRootsFile = trustRoots
+                account.common.firstRetry = .milliseconds(20)
                 return account
             }
             if let template { config.pushTemplate = template }
@@ -63,7 +63,7 @@ import Testing
 
     @Test func anOfflineMeizuPhoneGetsOneNotificationPerMessageWithItsAccount() async throws {
         var lite = MeizuSettings(appID: "100002", appSecret: "secret-b")
-        lite.profile = "lite"
+        lite.common.profile = "lite"
         lite.activity = "com.example.lite.ChatActivity"
         let setup = try await start(accounts: [MeizuSettings(appID: "100001", appSecret: "secret-a"), lite])
         let server = setup.server
@@ -151,7 +151,7 @@ import Testing
     @Test func androidDataBecomesAFlymeMessage() throws {
         let now: Int64 = 1_800_000_000_000
         var settings = MeizuSettings(appID: "1", appSecret: "s")
-        settings.defaultTitle = "Chat"
+        settings.common.defaultTitle = "Chat"
         let long = String(repeating: "字", count: 150)
         // Two hours of the seven days left: kept offline two hours.
         let built = MeizuMessage.build(payload: ["alert": .string(long)], settings: settings, sentAt: now - PushNotice.lifetime + 7_200_000, now: now)

@@ -37,11 +37,11 @@ import Testing
 
     private static func settings(appKey: String = "oppo-app", profile: String? = nil, port: Int, trustRoots: String) -> OPPOSettings {
         var settings = OPPOSettings(appKey: appKey, masterSecret: appKey + "-master-secret", channelID: "chat_messages")
-        settings.profile = profile
-        settings.baseURL = URL(string: "https://127.0.0.1:\(port)")!
-        settings.trustRootsFile = trustRoots
-        settings.defaultTitle = "Chat"
-        settings.firstRetry = .milliseconds(20)
+        settings.common.profile = profile
+        settings.common.baseURL = URL(string: "https://127.0.0.1:\(port)")!
+        settings.common.trustRootsFile = trustRoots
+        settings.common.defaultTitle = "Chat"
+        settings.common.firstRetry = .milliseconds(20)
         return settings
     }
 
@@ -249,11 +249,11 @@ import Testing
                 - {appKey: b, masterSecret: t, channelId: im, profile: work, notifyLevel: 16, attempts: 2}
             """.write(toFile: file, atomically: true, encoding: .utf8)
         var main = OPPOSettings(appKey: "a", masterSecret: "s", channelID: "im")
-        main.defaultTitle = "Chat"
+        main.common.defaultTitle = "Chat"
         var work = OPPOSettings(appKey: "b", masterSecret: "t", channelID: "im")
-        work.profile = "work"
+        work.common.profile = "work"
         work.notifyLevel = 16
-        work.attempts = 2
+        work.common.attempts = 2
         #expect(try ServerConfig.load(path: file).oppo == [main, work])
     }
 }

@@ -33,11 +33,11 @@ import Testing
 
     private static func settings(appID: Int64 = 10004, appKey: String = "vivo-app", profile: String? = nil, port: Int, trustRoots: String) -> VivoSettings {
         var settings = VivoSettings(appID: appID, appKey: appKey, appSecret: appKey + "-secret")
-        settings.profile = profile
-        settings.baseURL = URL(string: "https://127.0.0.1:\(port)")!
-        settings.trustRootsFile = trustRoots
-        settings.defaultTitle = "Chat"
-        settings.firstRetry = .milliseconds(20)
+        settings.common.profile = profile
+        settings.common.baseURL = URL(string: "https://127.0.0.1:\(port)")!
+        settings.common.trustRootsFile = trustRoots
+        settings.common.defaultTitle = "Chat"
+        settings.common.firstRetry = .milliseconds(20)
         return settings
     }
 
@@ -260,11 +260,11 @@ import Testing
                 - {appId: 10005, appKey: b, appSecret: t, profile: work, testPush: true, firstRetryMs: 50}
             """.write(toFile: file, atomically: true, encoding: .utf8)
         var main = VivoSettings(appID: 10004, appKey: "a", appSecret: "s")
-        main.defaultTitle = "Chat"
+        main.common.defaultTitle = "Chat"
         var work = VivoSettings(appID: 10005, appKey: "b", appSecret: "t")
-        work.profile = "work"
+        work.common.profile = "work"
         work.testPush = true
-        work.firstRetry = .milliseconds(50)
+        work.common.firstRetry = .milliseconds(50)
         #expect(try ServerConfig.load(path: file).vivo == [main, work])
     }
 }

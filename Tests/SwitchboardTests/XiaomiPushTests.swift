@@ -26,9 +26,9 @@ import Testing
         let server = try await TestServer.start { config in
             config.xiaomi = accounts.map { account in
                 var account = account
-                account.sendURL = URL(string: "https://127.0.0.1:\(xiaomi.port)")!
-                account.trustRootsFile = trustRoots
-                account.firstRetry = .milliseconds(20)
+                account.common.baseURL = URL(string: "https://127.0.0.1:\(xiaomi.port)")!
+                account.common.trustRootsFile = trustRoots
+                account.common.firstRetry = .milliseconds(20)
                 return account
             }
         }
@@ -54,7 +54,7 @@ import Testing
     @Test func anOfflineXiaomiPhoneGetsOneNotificationPerMessageWithItsAccount() async throws {
         let lite = {
             var lite = XiaomiSettings(appSecret: "secret-b", packageName: "com.example.lite")
-            lite.profile = "lite"
+            lite.common.profile = "lite"
             lite.channelID = "chat"
             return lite
         }()
@@ -169,7 +169,7 @@ import Testing
         #expect(Set(silent.keys) == ["registration_id", "restricted_package_name", "payload", "pass_through", "time_to_live"])
 
         settings.activity = "com.example.chat.ChatActivity"
-        settings.defaultTitle = "Chat"
+        settings.common.defaultTitle = "Chat"
         let long = String(repeating: "字", count: 200)
         let shown = try #require(fields(["alert": ["title": "Alice", "body": .string(long)], "convId": "c1"]))
         #expect(shown["title"] == "Alice" && shown["description"] == String(repeating: "字", count: 127))
@@ -210,9 +210,9 @@ import Testing
         var first = XiaomiSettings(appSecret: "a", packageName: "com.example.chat")
         first.channelID = "chat"
         var second = XiaomiSettings(appSecret: "b", packageName: "com.example.chat")
-        second.profile = "global"
-        second.sendURL = URL(string: "https://sgp-api.xmpush.global.xiaomi.com")!
-        second.attempts = 2
+        second.common.profile = "global"
+        second.common.baseURL = URL(string: "https://sgp-api.xmpush.global.xiaomi.com")!
+        second.common.attempts = 2
         #expect(try ServerConfig.load(path: file).xiaomi == [first, second])
     }
 

@@ -26,11 +26,11 @@ struct VendorPushAccounts<Settings: VendorPushSettings>: Sendable {
             Account(
                 index: index, settings: settings,
                 delivery: DevicePushDelivery(
-                    service: service, attempts: settings.attempts, firstRetry: settings.firstRetry, store: store, queue: queue, metrics: metrics, logger: logger
+                    service: service, attempts: settings.common.attempts, firstRetry: settings.common.firstRetry, store: store, queue: queue, metrics: metrics, logger: logger
                 )
             )
         }
-        guard let made = PushAccounts(accounts.map { (profile: $0.settings.profile, account: $0) }) else { throw ConfigError("push.\(service.lowercased()): no account") }
+        guard let made = PushAccounts(accounts.map { (profile: $0.settings.common.profile, account: $0) }) else { throw ConfigError("push.\(service.lowercased()): no account") }
         self.accounts = made
         anyDelivery = made.defaultAccount.delivery
     }
@@ -68,11 +68,7 @@ struct VendorPushAccounts<Settings: VendorPushSettings>: Sendable {
     }
 }
 
-/// What every vendor account's settings say besides its keys.
+/// A maker's account settings: its own keys, and `common`, what every maker's account has.
 protocol VendorPushSettings: Sendable {
-    /// The `deviceProfile` devices pick this account with; nil for the default account.
-    var profile: String? { get }
-    /// Tries for a push the vendor answers "later" (busy, rate limited, 5xx), waiting twice as long each time.
-    var attempts: Int { get }
-    var firstRetry: Duration { get }
+    var common: VendorAccountSettings { get set }
 }

@@ -13,7 +13,7 @@ enum HonorMessage {
     static func body(token: String, payload: JSONValue, settings: HonorSettings) -> JSONValue? {
         let content = AndroidPushContent(payload: payload)
         if content.isSilent { return ["token": .strings([token]), "data": .string(content.json)] }
-        guard let shown = content.shown(defaultTitle: settings.defaultTitle) else { return nil }
+        guard let shown = content.shown(defaultTitle: settings.common.defaultTitle) else { return nil }
         // Type 1 opens the activity an intent names, type 3 the app.
         let clickAction: JSONValue = if let host = settings.intentHost {
             ["type": 1, "intent": .string(MixPushIntent.uri(host: host, content: content))]

@@ -21,7 +21,7 @@ enum HuaweiMessage {
         if content.isSilent {
             message["data"] = .string(content.json)
         } else {
-            guard let shown = content.shown(defaultTitle: settings.defaultTitle) else { return nil }
+            guard let shown = content.shown(defaultTitle: settings.common.defaultTitle) else { return nil }
             var notification: [String: JSONValue] = [
                 "title": .string(shown.title), "body": .string(shown.text),
                 "click_action": ["type": 1, "intent": .string(MixPushIntent.uri(host: settings.intentHost, content: content))],

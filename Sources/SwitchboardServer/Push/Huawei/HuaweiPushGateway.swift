@@ -1,7 +1,4 @@
-import AsyncHTTPClient
-import Foundation
 import Logging
-import NIOCore
 import SwitchboardCore
 import SwitchboardHooks
 import SwitchboardJSON
@@ -27,60 +24,21 @@ import SwitchboardJSON
 /// and message frequency control ("消息频控", Push Kit's API reference);
 /// LeanCloud's side from its Android mixed-push guide and java-unified-sdk's `mixpush-hms`.
 struct HuaweiPushGateway: PushGateway {
-    let accounts: VendorPushAccounts<HuaweiSettings>
-    /// Each account's access token, by its app id (its OAuth client id).
-    let accessTokens: [String: PushAccessToken]
+    let accounts: VendorPushAccounts<VendorTokenAccount<HuaweiSettings>>
 
     init(accounts settings: [HuaweiSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
-        accounts = try VendorPushAccounts(service: "Huawei", settings: settings, store: store, queue: queue, metrics: metrics, logger: logger)
-        accessTokens = Dictionary(settings.map { settings in
-            let grant = OAuthClientCredentials(
-                service: "Huawei", tokenURL: settings.tokenURL, clientID: settings.appID, clientSecret: settings.appSecret,
-                client: PushHTTPClients.client(trustRootsFile: settings.trustRootsFile)
-            )
-            return (settings.appID, grant.accessToken())
-        }, uniquingKeysWith: { first, _ in first })
+        accounts = try VendorPushAccounts(
+            service: "Huawei", settings: VendorTokenAccount.oauthAccounts(settings, service: "Huawei"), store: store, queue: queue, metrics: metrics, logger: logger
+        )
     }
 
     func push(_ notice: PushNotice) async {
-        await accounts.push(notice) { [accessTokens] settings, token in
+        await accounts.push(notice) { account, token in
             let message = HuaweiMessage.body(
-                token: token, payload: notice.payload, settings: settings, sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()
+                token: token, payload: notice.payload, settings: account.settings, sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()
             )
             guard let message else { return .refused("the push data has neither title nor alert") }
-            // Every account's app id has its token, made with the accounts.
-            return await Self.post(message, as: settings, accessToken: accessTokens[settings.appID]!)
+            return await PushKitSend.post(message, to: "v1/\(account.settings.appID)/messages:send", as: account, messageKey: "msg")
         }
-    }
-
-    private static func post(_ message: JSONValue, as settings: HuaweiSettings, accessToken: PushAccessToken) async -> DevicePushAnswer {
-        let bearer: String
-        do {
-            bearer = try await accessToken.token()
-        } catch {
-            return .later("no access token: \(error)")
-        }
-        var request = HTTPClientRequest(url: settings.sendURL.appendingPathComponent("v1/\(settings.appID)/messages:send").absoluteString)
-        request.method = .POST
-        request.headers.add(name: "authorization", value: "Bearer \(bearer)")
-        request.headers.add(name: "content-type", value: "application/json; charset=UTF-8")
-        request.body = .bytes(ByteBuffer(string: message.jsonString))
-        do {
-            let response = try await PushHTTPClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
-            let body = try? JSONValue(parsing: String(buffer: try await response.body.collect(upTo: 64 * 1024)))
-            let (answer, accessTokenRefused) = PushKitAnswer.interpret(
-                status: Int(response.status.code), code: body?["code"].flatMap(Self.code), message: body?["msg"]?.stringValue ?? "",
-                retryAfter: response.headers.first(name: "retry-after")
-            )
-            if accessTokenRefused { await accessToken.discard(bearer) }
-            return answer
-        } catch {
-            return .later("\(error)")
-        }
-    }
-
-    /// Huawei sends its result codes as strings; a number is read the same.
-    private static func code(_ value: JSONValue) -> String? {
-        value.stringValue ?? value.int64Value.map(String.init)
     }
 }

@@ -21,8 +21,7 @@ enum MeizuAnswer {
         let message = json?["message"]?.stringValue ?? ""
         let reason = [code.map { "code \($0)" }, message.isEmpty ? nil : message].compactMap { $0 }.joined(separator: ": ")
         guard status == 200, let code else {
-            let text = "HTTP \(status)" + (reason.isEmpty ? "" : ": \(reason)")
-            return status == 429 || status >= 500 ? .later(text) : .refused(text)
+            return .httpStatus(status, "HTTP \(status)" + (reason.isEmpty ? "" : ": \(reason)"))
         }
         guard code == "200" else {
             if later.contains(code) { return .later(reason) }

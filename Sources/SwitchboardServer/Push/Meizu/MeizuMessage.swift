@@ -33,7 +33,7 @@ enum MeizuMessage {
             }
             return .message(path: "garcia/api/server/push/unvarnished/pushByPushId", json: ["content": .string(content.json), "pushTimeInfo": time])
         }
-        guard let shown = content.shown(defaultTitle: settings.defaultTitle) else { return .unsendable("the push data has neither title nor alert") }
+        guard let shown = content.shown(defaultTitle: settings.common.defaultTitle) else { return .unsendable("the push data has neither title nor alert") }
         var click: [String: JSONValue] = ["clickType": 0, "parameters": [AndroidPushContent.intentDataKey: .string(content.json)]]
         if let activity = settings.activity {
             click["clickType"] = 1

@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
-import NIOCore
 import SwitchboardCore
 import SwitchboardHooks
 import SwitchboardJSON
@@ -34,14 +32,9 @@ struct MeizuPushGateway: PushGateway {
     private static func post(_ message: JSONValue, to path: String, as settings: MeizuSettings, token: String) async -> DevicePushAnswer {
         var fields: [(name: String, value: String)] = [("appId", settings.appID), ("pushIds", token), ("messageJson", message.jsonString)]
         fields.append(("sign", MeizuSignature.sign(fields, secret: settings.appSecret)))
-        var request = HTTPClientRequest(url: settings.sendURL.appendingPathComponent(path).absoluteString)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded;charset=UTF-8")
-        request.body = .bytes(ByteBuffer(string: FormURLEncoded.body(fields)))
         do {
-            let response = try await PushHTTPClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
-            let body = String(buffer: try await response.body.collect(upTo: 64 * 1024))
-            return MeizuAnswer.answer(status: Int(response.status.code), body: body, token: token)
+            let answer = try await settings.common.post(path, contentType: "application/x-www-form-urlencoded;charset=UTF-8", body: FormURLEncoded.body(fields))
+            return MeizuAnswer.answer(status: answer.status, body: answer.body, token: token)
         } catch {
             return .later("\(error)")
         }

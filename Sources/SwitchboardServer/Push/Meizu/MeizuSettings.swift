@@ -7,17 +7,11 @@ public struct MeizuSettings: VendorPushSettings, Equatable {
     /// goes with each request, the secret signs it.
     public var appID: String
     public var appSecret: String
-    public var profile: String?
-    public var sendURL = URL(string: "https://server-api-push.meizu.com")!
     /// The activity a tap opens (its full class name); without one a tap opens the app. Either
     /// way the push data reaches it in the `com.avoscloud.Data` extra.
     public var activity: String?
-    /// The title of a notification whose data has none (Meizu requires one).
-    public var defaultTitle: String?
-    /// PEM certificates to trust instead of the system's (a proxy, or a test stand-in).
-    public var trustRootsFile: String?
-    public var attempts = 5
-    public var firstRetry: Duration = .seconds(1)
+    /// Profile, endpoint, trust roots, tries, default title.
+    public var common = VendorAccountSettings(baseURL: URL(string: "https://server-api-push.meizu.com")!)
 
     public init(appID: String, appSecret: String) {
         self.appID = appID

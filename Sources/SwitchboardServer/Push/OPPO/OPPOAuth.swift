@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Crypto
 import Foundation
-import NIOCore
 import SwitchboardJSON
 
 /// OPPO Push's authentication (OPPO open platform, "鉴权", `/server/v1/auth`): a form with
@@ -22,18 +20,13 @@ enum OPPOAuth {
 
     private static func fetch(_ settings: OPPOSettings) async throws -> PushAccessToken.Issued {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        var request = HTTPClientRequest(url: settings.baseURL.appendingPathComponent("server/v1/auth").absoluteString)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(ByteBuffer(string: FormURLEncoded.body([
+        let response = try await settings.common.post("server/v1/auth", contentType: "application/x-www-form-urlencoded", body: FormURLEncoded.body([
             ("app_key", settings.appKey), ("timestamp", String(now)),
             ("sign", sign(appKey: settings.appKey, timestamp: now, masterSecret: settings.masterSecret)),
-        ])))
-        let response = try await PushHTTPClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
-        let body = String(buffer: try await response.body.collect(upTo: 64 * 1024))
-        let answer = try? JSONValue(parsing: body)
-        guard response.status.code == 200, answer?["code"]?.int64Value == 0, let token = answer?["data"]?["auth_token"]?.stringValue else {
-            throw PushAuthRefused(service: "OPPO", status: Int(response.status.code), body: body)
+        ]))
+        let answer = try? JSONValue(parsing: response.body)
+        guard response.status == 200, answer?["code"]?.int64Value == 0, let token = answer?["data"]?["auth_token"]?.stringValue else {
+            throw PushAuthRefused(service: "OPPO", status: response.status, body: response.body)
         }
         // A token OPPO made earlier and hands out again expires 24 hours after it was made.
         let age = answer?["data"]?["create_time"]?.int64Value.map { Duration.milliseconds(max(now - $0, 0)) } ?? .zero

@@ -17,7 +17,7 @@ enum OPPOMessage {
     /// - Parameters:
     ///   - sentAt: when the message was sent, in milliseconds; `now` likewise.
     static func message(to registrationID: String, _ content: AndroidPushContent, settings: OPPOSettings, sentAt: Int64, now: Int64) -> JSONValue? {
-        guard let shown = content.shown(defaultTitle: settings.defaultTitle) else { return nil }
+        guard let shown = content.shown(defaultTitle: settings.common.defaultTitle) else { return nil }
         var notification: [String: JSONValue] = [
             "title": .string(String(shown.title.prefix(titleLimit))),
             "content": .string(String(shown.text.prefix(contentLimit))),

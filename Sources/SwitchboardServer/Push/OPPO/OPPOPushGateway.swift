@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
-import NIOCore
 import SwitchboardCore
 import SwitchboardHooks
 import SwitchboardJSON
@@ -20,20 +18,13 @@ import SwitchboardJSON
 /// (unavailable) are tried again; the rest are refused. OPPO has no pass-through message for
 /// apps, so a silent push is refused (LeanCloud dropped those too).
 struct OPPOPushGateway: PushGateway {
-    /// An account's settings and its auth token.
-    struct Account: VendorPushSettings {
-        let settings: OPPOSettings
-        let authToken: PushAccessToken
-        var profile: String? { settings.profile }
-        var attempts: Int { settings.attempts }
-        var firstRetry: Duration { settings.firstRetry }
-    }
+    typealias Account = VendorTokenAccount<OPPOSettings>
 
     let accounts: VendorPushAccounts<Account>
 
     init(accounts settings: [OPPOSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         accounts = try VendorPushAccounts(
-            service: "OPPO", settings: settings.map { Account(settings: $0, authToken: OPPOAuth.token(for: $0)) },
+            service: "OPPO", settings: Account.accounts(settings, makeToken: OPPOAuth.token),
             store: store, queue: queue, metrics: metrics, logger: logger
         )
     }
@@ -51,36 +42,29 @@ struct OPPOPushGateway: PushGateway {
     }
 
     private func send(_ message: JSONValue, as account: Account) async -> DevicePushAnswer {
-        let authToken: String
-        do {
-            authToken = try await account.authToken.token()
-        } catch {
-            return .later("no auth_token: \(error)")
+        await account.send { authToken in
+            let response = try await account.common.post(
+                "server/v1/message/notification/unicast", contentType: "application/x-www-form-urlencoded",
+                body: FormURLEncoded.body([("auth_token", authToken), ("message", message.jsonString)])
+            )
+            return Self.answer(response)
         }
-        var request = HTTPClientRequest(url: account.settings.baseURL.appendingPathComponent("server/v1/message/notification/unicast").absoluteString)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(ByteBuffer(string: FormURLEncoded.body([("auth_token", authToken), ("message", message.jsonString)])))
-        do {
-            let response = try await PushHTTPClients.client(trustRootsFile: account.settings.trustRootsFile).execute(request, timeout: .seconds(30))
-            let answer = try? JSONValue(parsing: String(buffer: try await response.body.collect(upTo: 64 * 1024)))
-            let status = Int(response.status.code)
-            guard status == 200, let code = answer?["code"]?.int64Value else {
-                return status == 429 || status >= 500 ? .later("HTTP \(status)") : .refused("HTTP \(status)")
-            }
-            let reason = "\(code): \(answer?["message"]?.stringValue ?? "")"
-            switch code {
-            case 0: return .accepted
-            case 10000: return .deadToken(reason)
-            case 11:
-                await account.authToken.discard(authToken)
-                return .later(reason)
-            case 33: return .quotaExhausted(reason)
-            case -2, -1, 13, 55: return .later(reason)
-            default: return .refused(reason)
-            }
-        } catch {
-            return .later("\(error)")
+    }
+
+    /// What OPPO's answer means, by its `code`, and whether it refused the auth_token.
+    private static func answer(_ response: VendorAccountSettings.Answer) -> (answer: DevicePushAnswer, accessTokenRefused: Bool) {
+        let answer = try? JSONValue(parsing: response.body)
+        guard response.status == 200, let code = answer?["code"]?.int64Value else {
+            return (.httpStatus(response.status, "HTTP \(response.status)"), false)
+        }
+        let reason = "\(code): \(answer?["message"]?.stringValue ?? "")"
+        switch code {
+        case 0: return (.accepted, false)
+        case 10000: return (.deadToken(reason), false)
+        case 11: return (.later(reason), true)
+        case 33: return (.quotaExhausted(reason), false)
+        case -2, -1, 13, 55: return (.later(reason), false)
+        default: return (.refused(reason), false)
         }
     }
 }

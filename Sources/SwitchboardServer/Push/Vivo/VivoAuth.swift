@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Crypto
 import Foundation
-import NIOCore
 import SwitchboardJSON
 
 /// vivo Push's authentication (vivo "PUSH-UPS-API接口文档", 推送鉴权接口 `/message/auth`):
@@ -22,19 +20,14 @@ enum VivoAuth {
 
     private static func fetch(_ settings: VivoSettings) async throws -> PushAccessToken.Issued {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        var request = HTTPClientRequest(url: settings.baseURL.appendingPathComponent("message/auth").absoluteString)
-        request.method = .POST
-        request.headers.add(name: "content-type", value: "application/json")
         let body: JSONValue = [
             "appId": .int(settings.appID), "appKey": .string(settings.appKey), "timestamp": .int(now),
             "sign": .string(sign(appID: settings.appID, appKey: settings.appKey, timestamp: now, appSecret: settings.appSecret)),
         ]
-        request.body = .bytes(ByteBuffer(string: body.jsonString))
-        let response = try await PushHTTPClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
-        let text = String(buffer: try await response.body.collect(upTo: 64 * 1024))
-        let answer = try? JSONValue(parsing: text)
-        guard response.status.code == 200, answer?["result"]?.int64Value == 0, let token = answer?["authToken"]?.stringValue else {
-            throw PushAuthRefused(service: "vivo", status: Int(response.status.code), body: text)
+        let response = try await settings.common.post("message/auth", contentType: "application/json", body: body.jsonString)
+        let answer = try? JSONValue(parsing: response.body)
+        guard response.status == 200, answer?["result"]?.int64Value == 0, let token = answer?["authToken"]?.stringValue else {
+            throw PushAuthRefused(service: "vivo", status: response.status, body: response.body)
         }
         return .init(token: token, renewAfter: renewAfter)
     }

@@ -22,7 +22,7 @@ enum VivoMessage {
     /// - Parameters:
     ///   - sentAt: when the message was sent, in milliseconds; `now` likewise.
     static func body(to registrationID: String, _ content: AndroidPushContent, messageID: String, settings: VivoSettings, sentAt: Int64, now: Int64) -> JSONValue? {
-        guard let shown = content.shown(defaultTitle: settings.defaultTitle) else { return nil }
+        guard let shown = content.shown(defaultTitle: settings.common.defaultTitle) else { return nil }
         var body: [String: JSONValue] = [
             "appId": .int(settings.appID),
             "regId": .string(registrationID),

@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
-import NIOCore
 import SwitchboardCore
 import SwitchboardHooks
 import SwitchboardJSON
@@ -21,20 +19,13 @@ import SwitchboardJSON
 /// vivo pushes read them: vivo's table of codes was not to be found. vivo's pass-through
 /// message is deprecated, so a silent push is refused (LeanCloud dropped those too).
 struct VivoPushGateway: PushGateway {
-    /// An account's settings and its auth token.
-    struct Account: VendorPushSettings {
-        let settings: VivoSettings
-        let authToken: PushAccessToken
-        var profile: String? { settings.profile }
-        var attempts: Int { settings.attempts }
-        var firstRetry: Duration { settings.firstRetry }
-    }
+    typealias Account = VendorTokenAccount<VivoSettings>
 
     let accounts: VendorPushAccounts<Account>
 
     init(accounts settings: [VivoSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         accounts = try VendorPushAccounts(
-            service: "vivo", settings: settings.map { Account(settings: $0, authToken: VivoAuth.token(for: $0)) },
+            service: "vivo", settings: Account.accounts(settings, makeToken: VivoAuth.token),
             store: store, queue: queue, metrics: metrics, logger: logger
         )
     }
@@ -53,36 +44,24 @@ struct VivoPushGateway: PushGateway {
     }
 
     private func send(_ body: JSONValue, as account: Account) async -> DevicePushAnswer {
-        let authToken: String
-        do {
-            authToken = try await account.authToken.token()
-        } catch {
-            return .later("no authToken: \(error)")
+        await account.send { authToken in
+            Self.answer(try await account.common.post("message/send", contentType: "application/json", headers: [("authToken", authToken)], body: body.jsonString))
         }
-        var request = HTTPClientRequest(url: account.settings.baseURL.appendingPathComponent("message/send").absoluteString)
-        request.method = .POST
-        request.headers.add(name: "authToken", value: authToken)
-        request.headers.add(name: "content-type", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: body.jsonString))
-        do {
-            let response = try await PushHTTPClients.client(trustRootsFile: account.settings.trustRootsFile).execute(request, timeout: .seconds(30))
-            let answer = try? JSONValue(parsing: String(buffer: try await response.body.collect(upTo: 64 * 1024)))
-            let status = Int(response.status.code)
-            guard status == 200, let result = answer?["result"]?.int64Value else {
-                return status == 429 || status >= 500 ? .later("HTTP \(status)") : .refused("HTTP \(status)")
-            }
-            let reason = "\(result): \(answer?["desc"]?.stringValue ?? "")"
-            switch result {
-            case 0: return .accepted
-            case 10302: return .deadToken(reason)
-            case 10070, 10073: return .quotaExhausted(reason)
-            case 10000:
-                await account.authToken.discard(authToken)
-                return .later(reason)
-            default: return .refused(reason)
-            }
-        } catch {
-            return .later("\(error)")
+    }
+
+    /// What vivo's answer means, by its `result`, and whether it refused the authToken.
+    private static func answer(_ response: VendorAccountSettings.Answer) -> (answer: DevicePushAnswer, accessTokenRefused: Bool) {
+        let answer = try? JSONValue(parsing: response.body)
+        guard response.status == 200, let result = answer?["result"]?.int64Value else {
+            return (.httpStatus(response.status, "HTTP \(response.status)"), false)
+        }
+        let reason = "\(result): \(answer?["desc"]?.stringValue ?? "")"
+        switch result {
+        case 0: return (.accepted, false)
+        case 10302: return (.deadToken(reason), false)
+        case 10070, 10073: return (.quotaExhausted(reason), false)
+        case 10000: return (.later(reason), true)
+        default: return (.refused(reason), false)
         }
     }
 }

@@ -17,8 +17,7 @@ enum XiaomiAnswer {
         let reason = [code.map { "code \($0)" }, json?["reason"]?.stringValue, json?["description"]?.stringValue]
             .compactMap { $0 }.joined(separator: ": ")
         guard status == 200, let code else {
-            let text = "HTTP \(status)" + (reason.isEmpty ? "" : ": \(reason)")
-            return status == 429 || status >= 500 ? .later(text) : .refused(text)
+            return .httpStatus(status, "HTTP \(status)" + (reason.isEmpty ? "" : ": \(reason)"))
         }
         switch code {
         case 0:

@@ -26,7 +26,7 @@ enum XiaomiMessage {
             ("pass_through", content.isSilent ? "1" : "0"), ("time_to_live", String(max(sentAt + PushNotice.lifetime - now, 0))),
         ]
         if content.isSilent { return fields }
-        guard let shown = content.shown(defaultTitle: settings.defaultTitle) else { return nil }
+        guard let shown = content.shown(defaultTitle: settings.common.defaultTitle) else { return nil }
         fields += [
             ("title", String(shown.title.prefix(49))), ("description", String(shown.text.prefix(127))), ("notify_type", "-1"),
             ("notify_id", String(notifyID(conversationID))),

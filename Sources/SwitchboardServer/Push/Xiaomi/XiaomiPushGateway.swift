@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
-import NIOCore
 import SwitchboardCore
 import SwitchboardHooks
 
@@ -34,15 +32,12 @@ struct XiaomiPushGateway: PushGateway {
     }
 
     private static func post(_ fields: [(name: String, value: String)], as settings: XiaomiSettings, token: String) async -> DevicePushAnswer {
-        var request = HTTPClientRequest(url: settings.sendURL.appendingPathComponent("v3/message/regid").absoluteString)
-        request.method = .POST
-        request.headers.add(name: "authorization", value: "key=\(settings.appSecret)")
-        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded;charset=UTF-8")
-        request.body = .bytes(ByteBuffer(string: FormURLEncoded.body(fields)))
         do {
-            let response = try await PushHTTPClients.client(trustRootsFile: settings.trustRootsFile).execute(request, timeout: .seconds(30))
-            let body = String(buffer: try await response.body.collect(upTo: 64 * 1024))
-            return XiaomiAnswer.answer(status: Int(response.status.code), body: body, token: token)
+            let answer = try await settings.common.post(
+                "v3/message/regid", contentType: "application/x-www-form-urlencoded;charset=UTF-8", headers: [("authorization", "key=\(settings.appSecret)")],
+                body: FormURLEncoded.body(fields)
+            )
+            return XiaomiAnswer.answer(status: answer.status, body: answer.body, token: token)
         } catch {
             return .later("\(error)")
         }
