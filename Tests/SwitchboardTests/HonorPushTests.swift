@@ -14,9 +14,7 @@ import Testing
         var settings = HonorSettings(appID: appID, clientID: clientID, clientSecret: "s3cret+/=&")
         settings.common.profile = profile
         settings.tokenURL = standIn.url.appendingPathComponent(Self.tokenPath)
-        settings.common.baseURL = standIn.url
-        settings.common.trustRootsFile = standIn.trustRoots
-        settings.common.firstRetry = .milliseconds(20)
+        settings.common.useStandIn(port: standIn.server.port, trustRoots: standIn.trustRoots)
         return settings
     }
 
@@ -35,18 +33,6 @@ import Testing
         return (server, honor)
     }
 
-    /// Saves an Android installation on Honor's push (as LeanCloud's `mixpush-honor` saves
-    /// one: `vendor` `honor`, the push token as `registrationId`, the account's
-    /// `deviceProfile`) on `clientID`'s channel.
-    private func installHonorPhone(_ clientID: String, token: String, profile: String? = nil, on server: TestServer) async throws {
-        var body: [String: Any] = [
-            "deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "honor", "registrationId": token, "channels": [clientID],
-        ]
-        if let profile { body["deviceProfile"] = profile }
-        let (status, _) = try await server.rest("POST", "/1.1/installations", body: body, key: server.config.appKey)
-        #expect(status == 200)
-    }
-
     static let success = #"{"code":200,"message":"success","data":{"sendResult":true,"requestId":"16563929349806812946000"}}"#
 
     static func answer(_ code: String, _ message: String) -> String {
@@ -55,7 +41,7 @@ import Testing
 
     @Test func anOfflineMembersHonorPhoneGetsOneNotificationAsHonorPushDescribesIt() async throws {
         let (server, honor) = try await start(configure: { $0.badgeClass = "com.example.chat.MainActivity" })
-        try await installHonorPhone("bob", token: "bobs-honor-token", on: server)
+        try await server.installAndroidPhone("bob", vendor: "honor", registrationID: "bobs-honor-token")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await alice.sendText("hi", cid: cid)
@@ -99,7 +85,7 @@ import Testing
             }
         }, configure: { $0.common.firstRetry = .milliseconds(20) })
         for (client, token) in [("bob", "gone"), ("carol", "stale"), ("dave", "busy")] {
-            try await installHonorPhone(client, token: token, on: server)
+            try await server.installAndroidPhone(client, vendor: "honor", registrationID: token)
         }
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "carol", "dave"])
@@ -126,7 +112,7 @@ import Testing
     @Test func eachDeviceGoesWithTheAccountItsProfilePicks() async throws {
         let (server, honor) = try await start(secondAccount: true)
         for (client, profile) in [("bob", nil), ("carol", "intl"), ("erin", "beta")] as [(String, String?)] {
-            try await installHonorPhone(client, token: "\(client)s-honor-token", profile: profile, on: server)
+            try await server.installAndroidPhone(client, vendor: "honor", registrationID: "\(client)s-honor-token", profile: profile)
         }
         let alice = try await server.login("alice")
         _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["bob", "carol", "erin"]))

@@ -14,9 +14,7 @@ import Testing
         var settings = HuaweiSettings(appID: appID, appSecret: secret)
         settings.common.profile = profile
         settings.tokenURL = standIn.url.appendingPathComponent(Self.tokenPath)
-        settings.common.baseURL = standIn.url
-        settings.common.trustRootsFile = standIn.trustRoots
-        settings.common.firstRetry = .milliseconds(20)
+        settings.common.useStandIn(port: standIn.server.port, trustRoots: standIn.trustRoots)
         return settings
     }
 
@@ -35,25 +33,13 @@ import Testing
         return (server, huawei)
     }
 
-    /// Saves an Android installation on Huawei's push (as LeanCloud's `mixpush-hms` saves
-    /// one: `vendor` `HMS`, the HMS token as `registrationId`, the account's `deviceProfile`)
-    /// on `clientID`'s channel.
-    private func installHuaweiPhone(_ clientID: String, token: String, profile: String? = nil, on server: TestServer) async throws {
-        var body: [String: Any] = [
-            "deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "HMS", "registrationId": token, "channels": [clientID],
-        ]
-        if let profile { body["deviceProfile"] = profile }
-        let (status, _) = try await server.rest("POST", "/1.1/installations", body: body, key: server.config.appKey)
-        #expect(status == 200)
-    }
-
     static func answer(_ code: String, _ message: String) -> String {
         JSONValue.object(["code": .string(code), "msg": .string(message), "requestId": "160209653167346065000206"]).jsonString
     }
 
     @Test func anOfflineMembersHuaweiPhoneGetsOneNotificationAsPushKitDescribesIt() async throws {
         let (server, huawei) = try await start(configure: { $0.badgeClass = "com.example.chat.MainActivity" })
-        try await installHuaweiPhone("bob", token: "bobs-hms-token", on: server)
+        try await server.installAndroidPhone("bob", vendor: "HMS", registrationID: "bobs-hms-token")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let sent = try await alice.sendText("hi", cid: cid)
@@ -121,7 +107,7 @@ import Testing
             }
         }
         for (client, token) in [("bob", "gone"), ("carol", "stale"), ("dave", "broken"), ("erin", "huge")] {
-            try await installHuaweiPhone(client, token: token, on: server)
+            try await server.installAndroidPhone(client, vendor: "HMS", registrationID: token)
         }
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "carol", "dave", "erin"])
@@ -157,7 +143,7 @@ import Testing
         let (server, huawei) = try await start(respond: { _ in
             busy.next() == 1 ? .init(status: 503, headers: ["retry-after": "1"]) : .init(status: 200, body: Self.answer("80000000", "Success"))
         }, configure: { $0.common.firstRetry = .seconds(600) })
-        try await installHuaweiPhone("bob", token: "bobs-hms-token", on: server)
+        try await server.installAndroidPhone("bob", vendor: "HMS", registrationID: "bobs-hms-token")
         let alice = try await server.login("alice")
         _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["bob"]))
         #expect(try await huawei.sends(2).count == 2)
@@ -172,7 +158,7 @@ import Testing
     @Test func eachDeviceGoesWithTheAccountItsProfilePicks() async throws {
         let (server, huawei) = try await start(secondAccount: true)
         for (client, profile) in [("bob", nil), ("carol", "intl"), ("dave", ""), ("erin", "beta")] as [(String, String?)] {
-            try await installHuaweiPhone(client, token: "\(client)s-hms-token", profile: profile, on: server)
+            try await server.installAndroidPhone(client, vendor: "HMS", registrationID: "\(client)s-hms-token", profile: profile)
         }
         let alice = try await server.login("alice")
         _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["bob", "carol", "dave", "erin"]))

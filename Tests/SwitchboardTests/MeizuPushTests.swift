@@ -34,9 +34,7 @@ import Testing
         let server = try await TestServer.start { config in
             config.meizu = accounts.map { account in
                 var account = account
-                account.common.baseURL = URL(string: "https://127.0.0.1:\(meizu.port)")!
-                account.common.trustRootsFile = trustRoots
-                account.common.firstRetry = .milliseconds(20)
+                account.common.useStandIn(port: meizu.port, trustRoots: trustRoots)
                 return account
             }
             if let template { config.pushTemplate = template }
@@ -51,27 +49,17 @@ import Testing
         return form["sign"] == Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Saves an Android installation on Flyme push subscribed to `clientID`'s channel.
-    private func installMeizu(_ clientID: String, pushID: String, profile: String? = nil, on server: TestServer) async throws {
-        var body: [String: Any] = [
-            "deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "mz", "registrationId": pushID, "channels": [clientID],
-        ]
-        if let profile { body["deviceProfile"] = profile }
-        let (status, _) = try await server.rest("POST", "/1.1/installations", body: body, key: server.config.appKey)
-        #expect(status == 200)
-    }
-
     @Test func anOfflineMeizuPhoneGetsOneNotificationPerMessageWithItsAccount() async throws {
         var lite = MeizuSettings(appID: "100002", appSecret: "secret-b")
         lite.common.profile = "lite"
         lite.activity = "com.example.lite.ChatActivity"
         let setup = try await start(accounts: [MeizuSettings(appID: "100001", appSecret: "secret-a"), lite])
         let server = setup.server
-        try await installMeizu("carol", pushID: "carols-pushid", on: server)
+        try await server.installAndroidPhone("carol", vendor: "mz", registrationID: "carols-pushid")
         // Carol's SDK also logs in with its installation id, then goes offline: still one push, by pushId.
         try await server.registerDevice("carol", token: "carol-installation")
-        try await installMeizu("dave", pushID: "daves-pushid", profile: "lite", on: server)
-        try await installMeizu("erin", pushID: "erins-pushid", profile: "elsewhere", on: server)
+        try await server.installAndroidPhone("dave", vendor: "mz", registrationID: "daves-pushid", profile: "lite")
+        try await server.installAndroidPhone("erin", vendor: "mz", registrationID: "erins-pushid", profile: "elsewhere")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["carol", "dave", "erin"])
         _ = try await alice.sendText("hi", cid: cid)
@@ -118,7 +106,7 @@ import Testing
         }
         let server = setup.server
         for (client, token) in [("bob", "gone"), ("carol", "bogus"), ("dave", "busy"), ("erin", "slow"), ("frank", "spent"), ("grace", "fine")] {
-            try await installMeizu(client, pushID: token, on: server)
+            try await server.installAndroidPhone(client, vendor: "mz", registrationID: token)
         }
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "carol", "dave", "erin", "frank", "grace"])

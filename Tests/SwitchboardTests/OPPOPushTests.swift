@@ -1,11 +1,8 @@
 import Crypto
 import Foundation
-import Logging
 import SwitchboardCore
-import SwitchboardHooks
 import SwitchboardJSON
 @testable import SwitchboardServer
-import SwitchboardStore
 import Testing
 
 /// The `oppo` provider against a loopback stand-in that plays OPPO Push's auth and unicast
@@ -38,10 +35,8 @@ import Testing
     private static func settings(appKey: String = "oppo-app", profile: String? = nil, port: Int, trustRoots: String) -> OPPOSettings {
         var settings = OPPOSettings(appKey: appKey, masterSecret: appKey + "-master-secret", channelID: "chat_messages")
         settings.common.profile = profile
-        settings.common.baseURL = URL(string: "https://127.0.0.1:\(port)")!
-        settings.common.trustRootsFile = trustRoots
+        settings.common.useStandIn(port: port, trustRoots: trustRoots)
         settings.common.defaultTitle = "Chat"
-        settings.common.firstRetry = .milliseconds(20)
         return settings
     }
 
@@ -55,21 +50,10 @@ import Testing
         }
     }
 
-    /// Saves an Android installation on OPPO Push subscribed to `clientID`'s channel, as
-    /// LeanCloud's OPPO mixed-push module saves it.
-    private func installOPPO(_ clientID: String, registrationID: String, profile: String? = nil, on server: TestServer) async throws {
-        var body: [String: Any] = [
-            "deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "oppo", "registrationId": registrationID, "channels": [clientID],
-        ]
-        if let profile { body["deviceProfile"] = profile }
-        let (status, _) = try await server.rest("POST", "/1.1/installations", body: body, key: server.config.appKey)
-        #expect(status == 200)
-    }
-
     @Test func anOfflineMemberOnOPPOGetsOneNotification() async throws {
         let oppo = try await Self.standIn()
         let server = try await startServer(oppo)
-        try await installOPPO("carol", registrationID: "CN_carols-registration-id", on: server)
+        try await server.installAndroidPhone("carol", vendor: "oppo", registrationID: "CN_carols-registration-id")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["carol"])
         let message = try await alice.sendText("hi", cid: cid)
@@ -127,7 +111,7 @@ import Testing
         }
         let server = try await startServer(oppo)
         for (client, registrationID) in [("bob", "CN_gone"), ("carol", "CN_busy"), ("dave", "CN_stale"), ("erin", "CN_over")] {
-            try await installOPPO(client, registrationID: registrationID, on: server)
+            try await server.installAndroidPhone(client, vendor: "oppo", registrationID: registrationID)
         }
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "carol", "dave", "erin"])
@@ -165,9 +149,9 @@ import Testing
     @Test func accountsByDeviceProfile() async throws {
         let oppo = try await Self.standIn()
         let server = try await startServer(oppo, profiles: ["work"])
-        try await installOPPO("bob", registrationID: "CN_bob", on: server)
-        try await installOPPO("carol", registrationID: "CN_carol", profile: "work", on: server)
-        try await installOPPO("dave", registrationID: "CN_dave", profile: "home", on: server)
+        try await server.installAndroidPhone("bob", vendor: "oppo", registrationID: "CN_bob")
+        try await server.installAndroidPhone("carol", vendor: "oppo", registrationID: "CN_carol", profile: "work")
+        try await server.installAndroidPhone("dave", vendor: "oppo", registrationID: "CN_dave", profile: "home")
         let alice = try await server.login("alice")
         _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["bob", "carol", "dave"]))
         #expect(try await server.metric(#"switchboard_push_oppo_total{outcome="sent"}"#, reaches: 2) == 2)
@@ -187,21 +171,15 @@ import Testing
     /// never reaches OPPO.
     @Test func aSilentPushIsRefusedWithoutARequest() async throws {
         let oppo = try await Self.standIn()
-        let directory = TestServer.temporaryDirectory()
-        let metrics = HookMetrics()
-        let queue = WorkQueue(name: "push_oppo", capacity: 100, workers: 4, whenFull: .drop, metrics: .init(name: "push_oppo", registry: metrics))
-        let workers = Task { await queue.run() }
-        let gateway = try OPPOPushGateway(
-            accounts: [Self.settings(port: oppo.port, trustRoots: try TestCertificate.writeCertificate(in: directory))],
-            store: try SQLiteStore(path: directory + "/switchboard.sqlite"), queue: queue, metrics: metrics, logger: Logger(label: "test")
-        )
-        await gateway.push(PushNotice(
+        let trustRoots = try TestCertificate.writeCertificate(in: TestServer.temporaryDirectory())
+        let notice = PushNotice(
             conversationID: "c1", messageID: "m1", from: "alice", timestamp: ServerClock.wallMilliseconds(), recipients: ["bob"],
             devices: ["bob": [PushDevice(token: "CN_bob", service: .oppo)]], payload: ["alert": "hi", "silent": true]
-        ))
-        queue.close()
-        await workers.value
-        #expect(metrics.registry.emitToString().contains(#"switchboard_push_oppo_total{outcome="rejected"} 1"#))
+        )
+        let metrics = try await PushGatewayRun.metrics(pushing: notice, queue: "push_oppo") { store, queue, metrics, logger in
+            try OPPOPushGateway(accounts: [Self.settings(port: oppo.port, trustRoots: trustRoots)], store: store, queue: queue, metrics: metrics, logger: logger)
+        }
+        #expect(metrics.contains(#"switchboard_push_oppo_total{outcome="rejected"} 1"#))
         #expect(oppo.requests.isEmpty)
         try await oppo.stop()
     }

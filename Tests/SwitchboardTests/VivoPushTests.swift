@@ -1,11 +1,8 @@
 import Crypto
 import Foundation
-import Logging
 import SwitchboardCore
-import SwitchboardHooks
 import SwitchboardJSON
 @testable import SwitchboardServer
-import SwitchboardStore
 import Testing
 
 /// The `vivo` provider against a loopback stand-in that plays vivo Push's auth and single
@@ -34,10 +31,8 @@ import Testing
     private static func settings(appID: Int64 = 10004, appKey: String = "vivo-app", profile: String? = nil, port: Int, trustRoots: String) -> VivoSettings {
         var settings = VivoSettings(appID: appID, appKey: appKey, appSecret: appKey + "-secret")
         settings.common.profile = profile
-        settings.common.baseURL = URL(string: "https://127.0.0.1:\(port)")!
-        settings.common.trustRootsFile = trustRoots
+        settings.common.useStandIn(port: port, trustRoots: trustRoots)
         settings.common.defaultTitle = "Chat"
-        settings.common.firstRetry = .milliseconds(20)
         return settings
     }
 
@@ -52,17 +47,6 @@ import Testing
         }
     }
 
-    /// Saves an Android installation on vivo Push subscribed to `clientID`'s channel, as
-    /// LeanCloud's vivo mixed-push module saves it.
-    private func installVivo(_ clientID: String, regID: String, profile: String? = nil, on server: TestServer) async throws {
-        var body: [String: Any] = [
-            "deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "vivo", "registrationId": regID, "channels": [clientID],
-        ]
-        if let profile { body["deviceProfile"] = profile }
-        let (status, _) = try await server.rest("POST", "/1.1/installations", body: body, key: server.config.appKey)
-        #expect(status == 200)
-    }
-
     private static func json(_ request: LoopbackHTTP2Server.Request) -> JSONValue? {
         try? JSONValue(parsing: request.body)
     }
@@ -70,7 +54,7 @@ import Testing
     @Test func anOfflineMemberOnVivoGetsOneNotification() async throws {
         let vivo = try await Self.standIn()
         let server = try await startServer(vivo)
-        try await installVivo("carol", regID: "15638535410301000000001", on: server)
+        try await server.installAndroidPhone("carol", vendor: "vivo", registrationID: "15638535410301000000001")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["carol"])
         let message = try await alice.sendText("hi", cid: cid)
@@ -124,7 +108,7 @@ import Testing
         }
         let server = try await startServer(vivo)
         for (client, regID) in [("bob", "gone"), ("dave", "stale"), ("erin", "over")] {
-            try await installVivo(client, regID: regID, on: server)
+            try await server.installAndroidPhone(client, vendor: "vivo", registrationID: regID)
         }
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "dave", "erin"])
@@ -166,7 +150,7 @@ import Testing
             return tries.next() == 1 ? .init(status: 503, body: "Internet server error!") : .init(status: 200, body: Self.sent)
         }
         let server = try await startServer(vivo)
-        try await installVivo("carol", regID: "carols-reg-id", on: server)
+        try await server.installAndroidPhone("carol", vendor: "vivo", registrationID: "carols-reg-id")
         let alice = try await server.login("alice")
         _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["carol"]))
         #expect(try await server.metric(#"switchboard_push_vivo_total{outcome="sent"}"#, reaches: 1) == 1)
@@ -181,9 +165,9 @@ import Testing
     @Test func accountsByDeviceProfile() async throws {
         let vivo = try await Self.standIn()
         let server = try await startServer(vivo, profiles: ["work"])
-        try await installVivo("bob", regID: "bob-reg", on: server)
-        try await installVivo("carol", regID: "carol-reg", profile: "work", on: server)
-        try await installVivo("dave", regID: "dave-reg", profile: "home", on: server)
+        try await server.installAndroidPhone("bob", vendor: "vivo", registrationID: "bob-reg")
+        try await server.installAndroidPhone("carol", vendor: "vivo", registrationID: "carol-reg", profile: "work")
+        try await server.installAndroidPhone("dave", vendor: "vivo", registrationID: "dave-reg", profile: "home")
         let alice = try await server.login("alice")
         _ = try await alice.sendText("hi", cid: try await alice.startConversation(members: ["bob", "carol", "dave"]))
         #expect(try await server.metric(#"switchboard_push_vivo_total{outcome="sent"}"#, reaches: 2) == 2)
@@ -201,21 +185,15 @@ import Testing
     /// never reaches vivo.
     @Test func aSilentPushIsRefusedWithoutARequest() async throws {
         let vivo = try await Self.standIn()
-        let directory = TestServer.temporaryDirectory()
-        let metrics = HookMetrics()
-        let queue = WorkQueue(name: "push_vivo", capacity: 100, workers: 4, whenFull: .drop, metrics: .init(name: "push_vivo", registry: metrics))
-        let workers = Task { await queue.run() }
-        let gateway = try VivoPushGateway(
-            accounts: [Self.settings(port: vivo.port, trustRoots: try TestCertificate.writeCertificate(in: directory))],
-            store: try SQLiteStore(path: directory + "/switchboard.sqlite"), queue: queue, metrics: metrics, logger: Logger(label: "test")
-        )
-        await gateway.push(PushNotice(
+        let trustRoots = try TestCertificate.writeCertificate(in: TestServer.temporaryDirectory())
+        let notice = PushNotice(
             conversationID: "c1", messageID: "m1", from: "alice", timestamp: ServerClock.wallMilliseconds(), recipients: ["bob"],
             devices: ["bob": [PushDevice(token: "bob-reg", service: .vivo)]], payload: ["alert": "hi", "content-available": 1]
-        ))
-        queue.close()
-        await workers.value
-        #expect(metrics.registry.emitToString().contains(#"switchboard_push_vivo_total{outcome="rejected"} 1"#))
+        )
+        let metrics = try await PushGatewayRun.metrics(pushing: notice, queue: "push_vivo") { store, queue, metrics, logger in
+            try VivoPushGateway(accounts: [Self.settings(port: vivo.port, trustRoots: trustRoots)], store: store, queue: queue, metrics: metrics, logger: logger)
+        }
+        #expect(metrics.contains(#"switchboard_push_vivo_total{outcome="rejected"} 1"#))
         #expect(vivo.requests.isEmpty)
         try await vivo.stop()
     }

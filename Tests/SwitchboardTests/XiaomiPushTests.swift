@@ -26,23 +26,11 @@ import Testing
         let server = try await TestServer.start { config in
             config.xiaomi = accounts.map { account in
                 var account = account
-                account.common.baseURL = URL(string: "https://127.0.0.1:\(xiaomi.port)")!
-                account.common.trustRootsFile = trustRoots
-                account.common.firstRetry = .milliseconds(20)
+                account.common.useStandIn(port: xiaomi.port, trustRoots: trustRoots)
                 return account
             }
         }
         return Setup(server: server, xiaomi: xiaomi)
-    }
-
-    /// Saves an Android installation on MiPush subscribed to `clientID`'s channel.
-    private func installXiaomi(_ clientID: String, registrationID: String, profile: String? = nil, on server: TestServer) async throws {
-        var body: [String: Any] = [
-            "deviceType": "android", "installationId": "\(clientID)-installation", "vendor": "mi", "registrationId": registrationID, "channels": [clientID],
-        ]
-        if let profile { body["deviceProfile"] = profile }
-        let (status, _) = try await server.rest("POST", "/1.1/installations", body: body, key: server.config.appKey)
-        #expect(status == 200)
     }
 
     private func sends(_ xiaomi: LoopbackHTTP2Server, count: Int) async throws -> [LoopbackHTTP2Server.Request] {
@@ -60,12 +48,12 @@ import Testing
         }()
         let setup = try await start(accounts: [XiaomiSettings(appSecret: "secret-a", packageName: "com.example.chat"), lite])
         let server = setup.server
-        try await installXiaomi("carol", registrationID: "carols-regid", on: server)
+        try await server.installAndroidPhone("carol", vendor: "mi", registrationID: "carols-regid")
         // Carol's SDK also logs in with its installation id, then goes offline: still one push, by regid.
         try await server.registerDevice("carol", token: "carol-installation")
-        try await installXiaomi("dave", registrationID: "daves-regid", profile: "lite", on: server)
+        try await server.installAndroidPhone("dave", vendor: "mi", registrationID: "daves-regid", profile: "lite")
         // A profile this server has no account for: counted, not sent.
-        try await installXiaomi("erin", registrationID: "erins-regid", profile: "elsewhere", on: server)
+        try await server.installAndroidPhone("erin", vendor: "mi", registrationID: "erins-regid", profile: "elsewhere")
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["carol", "dave", "erin"])
         let sent = try await alice.sendText("hi", cid: cid)
@@ -126,7 +114,7 @@ import Testing
             }
         }
         for (client, token) in [("bob", "gone"), ("carol", "stale"), ("dave", "busy"), ("erin", "spent"), ("frank", "fine")] {
-            try await installXiaomi(client, registrationID: token, on: setup.server)
+            try await setup.server.installAndroidPhone(client, vendor: "mi", registrationID: token)
         }
         let alice = try await setup.server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "carol", "dave", "erin", "frank"])
