@@ -60,9 +60,7 @@ import Testing
             ]],
         ])
 
-        let tokenRequest = try #require(honor.tokenRequests.first)
-        #expect(tokenRequest.method == "POST" && tokenRequest.headers["content-type"] == "application/x-www-form-urlencoded")
-        #expect(FormFields.parse(tokenRequest.body) == ["grant_type": "client_credentials", "client_id": "client-1", "client_secret": "s3cret+/=&"])
+        try honor.expectClientCredentials(clientID: "client-1", clientSecret: "s3cret+/=&")
         #expect(try await server.metric(#"switchboard_push_honor_total{outcome="sent"}"#, reaches: 1) == 1)
         try await Task.sleep(for: .milliseconds(200))
         #expect(honor.sends.count == 1 && honor.tokenRequests.count == 1)
@@ -145,17 +143,15 @@ import Testing
     }
 
     @Test func theHonorConfigIsChecked() throws {
-        let file = TestServer.temporaryDirectory() + "/switchboard.yaml"
         for bad in [
             "push:\n  honor:\n    appId: \"1\"\n    clientId: c\n",
             "push:\n  honor:\n    appId: \"1\"\n    clientId: c\n    clientSecret: s\n    tokenUrl: http://iam.developer.honor.com/auth/token\n",
         ] {
-            try bad.write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
+            #expect(throws: ConfigError.self) { try ConfigText.load(bad) }
         }
-        try "push:\n  honor:\n    appId: 104436787\n    clientId: c\n    clientSecret: s\n    intentHost: cn.leancloud.push\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let config = try ConfigText.load("push:\n  honor:\n    appId: 104436787\n    clientId: c\n    clientSecret: s\n    intentHost: cn.leancloud.push\n")
         var expected = HonorSettings(appID: "104436787", clientID: "c", clientSecret: "s")
         expected.intentHost = "cn.leancloud.push"
-        #expect(try ServerConfig.load(path: file).honor == [expected])
+        #expect(config.honor == [expected])
     }
 }

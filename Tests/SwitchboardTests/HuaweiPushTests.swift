@@ -74,9 +74,7 @@ import Testing
         #expect(try JSONValue(parsing: try #require(content.removingPercentEncoding)) == ["convId": .string(cid)])
 
         // The access token came from Huawei's OAuth server by client credentials.
-        let tokenRequest = try #require(huawei.tokenRequests.first)
-        #expect(tokenRequest.method == "POST" && tokenRequest.headers["content-type"] == "application/x-www-form-urlencoded")
-        #expect(FormFields.parse(tokenRequest.body) == ["grant_type": "client_credentials", "client_id": "10086", "client_secret": "s3cret+/=&"])
+        try huawei.expectClientCredentials(clientID: "10086", clientSecret: "s3cret+/=&")
         #expect(try await server.metric(#"switchboard_push_huawei_total{outcome="sent"}"#, reaches: 1) == 1)
 
         // The next push keeps the access token; each message is one notification.
@@ -236,7 +234,6 @@ import Testing
     }
 
     @Test func theHuaweiConfigIsChecked() throws {
-        let file = TestServer.temporaryDirectory() + "/switchboard.yaml"
         for bad in [
             "push:\n  huawei:\n    appId: \"10086\"\n",
             "push:\n  huawei:\n    appSecret: s\n",
@@ -244,10 +241,9 @@ import Testing
             "push:\n  huawei:\n    - appId: \"1\"\n      appSecret: s\n    - appId: \"2\"\n      appSecret: t\n",
             "push:\n  huawei:\n    - appId: \"1\"\n      appSecret: s\n      profile: cn\n    - appId: \"2\"\n      appSecret: t\n      profile: cn\n",
         ] {
-            try bad.write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
+            #expect(throws: ConfigError.self) { try ConfigText.load(bad) }
         }
-        try """
+        let config = try ConfigText.load("""
             push:
               huawei:
                 - appId: "10086"
@@ -259,7 +255,7 @@ import Testing
                   profile: intl
                   category: ""
                   firstRetryMs: 50
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """)
         var first = HuaweiSettings(appID: "10086", appSecret: "s")
         first.badgeClass = "com.example.Main"
         first.common.attempts = 2
@@ -267,6 +263,6 @@ import Testing
         second.common.profile = "intl"
         second.category = nil
         second.common.firstRetry = .milliseconds(50)
-        #expect(try ServerConfig.load(path: file).huawei == [first, second])
+        #expect(config.huawei == [first, second])
     }
 }

@@ -161,19 +161,17 @@ import Testing
     }
 
     @Test func theMeizuConfigIsChecked() throws {
-        let file = TestServer.temporaryDirectory() + "/switchboard.yaml"
         for bad in [
             "push:\n  meizu:\n    appId: 100001\n",
             "push:\n  meizu:\n    appId: 100001\n    appSecret: s\n    sendUrl: http://server-api-push.meizu.com\n",
             "push:\n  meizu:\n    - {appId: 1, appSecret: a, profile: x}\n    - {appId: 2, appSecret: b, profile: x}\n",
         ] {
-            try bad.write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
+            #expect(throws: ConfigError.self) { try ConfigText.load(bad) }
         }
-        try "push:\n  meizu:\n    appId: 100001\n    appSecret: s\n    activity: com.example.chat.ChatActivity\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let config = try ConfigText.load("push:\n  meizu:\n    appId: 100001\n    appSecret: s\n    activity: com.example.chat.ChatActivity\n")
         var expected = MeizuSettings(appID: "100001", appSecret: "s")
         expected.activity = "com.example.chat.ChatActivity"
-        #expect(try ServerConfig.load(path: file).meizu == [expected])
+        #expect(config.meizu == [expected])
     }
 
     private static func answer(code: String = "200", message: String = "", value: JSONValue = [:]) -> String {

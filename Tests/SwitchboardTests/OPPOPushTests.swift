@@ -209,29 +209,26 @@ import Testing
     }
 
     @Test func theOPPOConfigIsChecked() throws {
-        let directory = TestServer.temporaryDirectory()
-        let file = directory + "/switchboard.yaml"
         for bad in [
             "push:\n  oppo:\n    appKey: k\n    masterSecret: s\n",
             "push:\n  oppo:\n    appKey: k\n    masterSecret: s\n    channelId: im\n    baseUrl: http://insecure\n",
             "push:\n  oppo:\n    appKey: k\n    masterSecret: s\n    channelId: im\n    notifyLevel: 3\n",
             "push:\n  oppo:\n    - {appKey: a, masterSecret: s, channelId: im}\n    - {appKey: b, masterSecret: s, channelId: im}\n",
         ] {
-            try bad.write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
+            #expect(throws: ConfigError.self) { try ConfigText.load(bad) }
         }
-        try """
+        let config = try ConfigText.load("""
             push:
               oppo:
                 - {appKey: a, masterSecret: s, channelId: im, defaultTitle: Chat}
                 - {appKey: b, masterSecret: t, channelId: im, profile: work, notifyLevel: 16, attempts: 2}
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """)
         var main = OPPOSettings(appKey: "a", masterSecret: "s", channelID: "im")
         main.common.defaultTitle = "Chat"
         var work = OPPOSettings(appKey: "b", masterSecret: "t", channelID: "im")
         work.common.profile = "work"
         work.notifyLevel = 16
         work.common.attempts = 2
-        #expect(try ServerConfig.load(path: file).oppo == [main, work])
+        #expect(config.oppo == [main, work])
     }
 }

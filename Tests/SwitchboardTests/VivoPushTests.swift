@@ -220,29 +220,26 @@ import Testing
     }
 
     @Test func theVivoConfigIsChecked() throws {
-        let directory = TestServer.temporaryDirectory()
-        let file = directory + "/switchboard.yaml"
         for bad in [
             "push:\n  vivo:\n    appKey: k\n    appSecret: s\n",
             "push:\n  vivo:\n    appId: 10004\n    appKey: k\n    appSecret: s\n    baseUrl: http://insecure\n",
             "push:\n  vivo:\n    appId: 10004\n    appKey: k\n    appSecret: s\n    classification: 2\n",
             "push:\n  vivo:\n    - {appId: 1, appKey: a, appSecret: s, profile: p}\n    - {appId: 2, appKey: b, appSecret: s, profile: p}\n",
         ] {
-            try bad.write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
+            #expect(throws: ConfigError.self) { try ConfigText.load(bad) }
         }
-        try """
+        let config = try ConfigText.load("""
             push:
               vivo:
                 - {appId: 10004, appKey: a, appSecret: s, defaultTitle: Chat}
                 - {appId: 10005, appKey: b, appSecret: t, profile: work, testPush: true, firstRetryMs: 50}
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """)
         var main = VivoSettings(appID: 10004, appKey: "a", appSecret: "s")
         main.common.defaultTitle = "Chat"
         var work = VivoSettings(appID: 10005, appKey: "b", appSecret: "t")
         work.common.profile = "work"
         work.testPush = true
         work.common.firstRetry = .milliseconds(50)
-        #expect(try ServerConfig.load(path: file).vivo == [main, work])
+        #expect(config.vivo == [main, work])
     }
 }

@@ -173,17 +173,15 @@ import Testing
     }
 
     @Test func theXiaomiConfigIsChecked() throws {
-        let file = TestServer.temporaryDirectory() + "/switchboard.yaml"
         for bad in [
             "push:\n  xiaomi:\n    packageName: com.example.chat\n",
             "push:\n  xiaomi:\n    appSecret: s\n    packageName: com.example.chat\n    sendUrl: http://api.xmpush.xiaomi.com\n",
             "push:\n  xiaomi:\n    - {appSecret: a, packageName: p, profile: x}\n    - {appSecret: b, packageName: p, profile: x}\n",
             "push:\n  xiaomi:\n    - {appSecret: a, packageName: p}\n    - {appSecret: b, packageName: p}\n",
         ] {
-            try bad.write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(throws: ConfigError.self) { try ServerConfig.load(path: file) }
+            #expect(throws: ConfigError.self) { try ConfigText.load(bad) }
         }
-        try """
+        let config = try ConfigText.load("""
             push:
               xiaomi:
                 - appSecret: a
@@ -194,14 +192,14 @@ import Testing
                   profile: global
                   sendUrl: https://sgp-api.xmpush.global.xiaomi.com
                   attempts: 2
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+            """)
         var first = XiaomiSettings(appSecret: "a", packageName: "com.example.chat")
         first.channelID = "chat"
         var second = XiaomiSettings(appSecret: "b", packageName: "com.example.chat")
         second.common.profile = "global"
         second.common.baseURL = URL(string: "https://sgp-api.xmpush.global.xiaomi.com")!
         second.common.attempts = 2
-        #expect(try ServerConfig.load(path: file).xiaomi == [first, second])
+        #expect(config.xiaomi == [first, second])
     }
 
     /// Xiaomi's answer to a message it took; `badRegIDs`: the ids it will not deliver to.

@@ -27,6 +27,17 @@ struct VendorStandIn {
     var tokenRequests: [LoopbackHTTP2Server.Request] { server.requests.filter { $0.path == tokenPath } }
     var sends: [LoopbackHTTP2Server.Request] { server.requests.filter { $0.path != tokenPath } }
 
+    /// The first access token was asked for by OAuth's client credentials grant, a form with
+    /// this client's id and secret.
+    func expectClientCredentials(clientID: String, clientSecret: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let tokenRequest = try #require(tokenRequests.first, sourceLocation: sourceLocation)
+        #expect(tokenRequest.method == "POST" && tokenRequest.headers["content-type"] == "application/x-www-form-urlencoded", sourceLocation: sourceLocation)
+        #expect(
+            FormFields.parse(tokenRequest.body) == ["grant_type": "client_credentials", "client_id": clientID, "client_secret": clientSecret],
+            sourceLocation: sourceLocation
+        )
+    }
+
     /// Waits until `count` sends have come; fails after ten seconds.
     func sends(_ count: Int) async throws -> [LoopbackHTTP2Server.Request] {
         let deadline = ContinuousClock.now + .seconds(10)
