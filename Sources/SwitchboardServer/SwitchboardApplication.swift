@@ -120,24 +120,17 @@ public struct SwitchboardApplication: Sendable {
         if let fcm = config.fcm {
             services[.fcm] = try FCMPushGateway(settings: fcm, store: store, queue: queue("push_fcm"), metrics: metrics, logger: logger)
         }
-        if !config.xiaomi.isEmpty {
-            services[.xiaomi] = try XiaomiPushGateway(accounts: config.xiaomi, store: store, queue: queue("push_xiaomi"), metrics: metrics, logger: logger)
+        // A maker's provider, on a queue of its own (`push_xiaomi`, …), when it has accounts.
+        func vendor<Gateway: VendorPushGateway>(_ service: PushDevice.Service, _: Gateway.Type, _ accounts: [Gateway.Settings]) throws {
+            guard !accounts.isEmpty else { return }
+            services[service] = try Gateway(accounts: accounts, store: store, queue: queue("push_\(service.rawValue)"), metrics: metrics, logger: logger)
         }
-        if !config.meizu.isEmpty {
-            services[.meizu] = try MeizuPushGateway(accounts: config.meizu, store: store, queue: queue("push_meizu"), metrics: metrics, logger: logger)
-        }
-        if !config.oppo.isEmpty {
-            services[.oppo] = try OPPOPushGateway(accounts: config.oppo, store: store, queue: queue("push_oppo"), metrics: metrics, logger: logger)
-        }
-        if !config.vivo.isEmpty {
-            services[.vivo] = try VivoPushGateway(accounts: config.vivo, store: store, queue: queue("push_vivo"), metrics: metrics, logger: logger)
-        }
-        if !config.huawei.isEmpty {
-            services[.huawei] = try HuaweiPushGateway(accounts: config.huawei, store: store, queue: queue("push_huawei"), metrics: metrics, logger: logger)
-        }
-        if !config.honor.isEmpty {
-            services[.honor] = try HonorPushGateway(accounts: config.honor, store: store, queue: queue("push_honor"), metrics: metrics, logger: logger)
-        }
+        try vendor(.xiaomi, XiaomiPushGateway.self, config.xiaomi)
+        try vendor(.meizu, MeizuPushGateway.self, config.meizu)
+        try vendor(.oppo, OPPOPushGateway.self, config.oppo)
+        try vendor(.vivo, VivoPushGateway.self, config.vivo)
+        try vendor(.huawei, HuaweiPushGateway.self, config.huawei)
+        try vendor(.honor, HonorPushGateway.self, config.honor)
         guard !services.isEmpty else { return (provider, queues) }
         return (PushRouter(services: services, others: provider), queues)
     }

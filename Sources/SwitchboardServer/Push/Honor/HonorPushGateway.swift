@@ -15,7 +15,7 @@ import SwitchboardJSON
 /// `Authorization: Bearer` with a `timestamp` header (milliseconds) to
 /// `push-api.cloud.honor.com/api/v1/{APPID}/sendMessage`. Honor's table of result codes was
 /// not at hand; the codes acted on are Push Kit's, which Honor's service grew out of.
-struct HonorPushGateway: PushGateway {
+struct HonorPushGateway: VendorPushGateway {
     let accounts: VendorPushAccounts<VendorTokenAccount<HonorSettings>>
 
     init(accounts settings: [HonorSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {

@@ -23,7 +23,7 @@ import SwitchboardJSON
 /// https://developer.huawei.com/consumer/cn/doc/HMSCore-Guides/message-classification-0000001149358835)
 /// and message frequency control ("消息频控", Push Kit's API reference);
 /// LeanCloud's side from its Android mixed-push guide and java-unified-sdk's `mixpush-hms`.
-struct HuaweiPushGateway: PushGateway {
+struct HuaweiPushGateway: VendorPushGateway {
     let accounts: VendorPushAccounts<VendorTokenAccount<HuaweiSettings>>
 
     init(accounts settings: [HuaweiSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {

@@ -13,7 +13,7 @@ import SwitchboardJSON
 /// HTTP接口文档): form-encoded `appId`, `pushIds`, `messageJson` and `sign` (`MeizuSignature`)
 /// to `varnished/pushByPushId` (notifications) or `unvarnished/pushByPushId` (pass-through).
 /// Each request is signed with the AppSecret: Meizu has no access tokens to fetch or renew.
-struct MeizuPushGateway: PushGateway {
+struct MeizuPushGateway: VendorPushGateway {
     let accounts: VendorPushAccounts<MeizuSettings>
 
     init(accounts settings: [MeizuSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {

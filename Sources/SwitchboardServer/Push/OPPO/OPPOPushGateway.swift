@@ -17,7 +17,7 @@ import SwitchboardJSON
 /// quota) is counted `quota_exhausted`; -2 and 55 (flow control), 13 (call limit) and -1
 /// (unavailable) are tried again; the rest are refused. OPPO has no pass-through message for
 /// apps, so a silent push is refused (LeanCloud dropped those too).
-struct OPPOPushGateway: PushGateway {
+struct OPPOPushGateway: VendorPushGateway {
     typealias Account = VendorTokenAccount<OPPOSettings>
 
     let accounts: VendorPushAccounts<Account>

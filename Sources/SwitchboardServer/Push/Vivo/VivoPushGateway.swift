@@ -18,7 +18,7 @@ import SwitchboardJSON
 /// 5xx are tried again; the rest are refused. 10073 and 10000 are read as other senders of
 /// vivo pushes read them: vivo's table of codes was not to be found. vivo's pass-through
 /// message is deprecated, so a silent push is refused (LeanCloud dropped those too).
-struct VivoPushGateway: PushGateway {
+struct VivoPushGateway: VendorPushGateway {
     typealias Account = VendorTokenAccount<VivoSettings>
 
     let accounts: VendorPushAccounts<Account>

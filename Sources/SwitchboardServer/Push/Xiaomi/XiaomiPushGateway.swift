@@ -13,7 +13,7 @@ import SwitchboardHooks
 /// the regional endpoints), 服务端错误码参考 (the error codes), 推送消息限制说明 (the daily
 /// quota's 200001) and 推送自定义通知消息下线的通知 (predefined tap actions only).
 /// The AppSecret is sent as it is: MiPush has no access tokens to fetch or renew.
-struct XiaomiPushGateway: PushGateway {
+struct XiaomiPushGateway: VendorPushGateway {
     let accounts: VendorPushAccounts<XiaomiSettings>
 
     init(accounts settings: [XiaomiSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
