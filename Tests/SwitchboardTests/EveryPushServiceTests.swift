@@ -80,12 +80,7 @@ import Testing
         var members: [String] = []
         for (vendor, token) in [("fcm", "fcm-reg"), ("HMS", "hms-reg"), ("honor", "honor-reg"), ("mi", "mi-reg"), ("mz", "mz-reg"), ("oppo", "oppo-reg"), ("vivo", "vivo-reg")] {
             let member = "on-" + vendor.lowercased()
-            let (status, _) = try await server.rest(
-                "POST", "/1.1/installations",
-                body: ["deviceType": "android", "installationId": member + "-phone", "vendor": vendor, "registrationId": token, "channels": [member]],
-                key: server.config.appKey
-            )
-            #expect(status == 200)
+            try await server.installAndroidPhone(member, vendor: vendor, registrationID: token)
             members.append(member)
         }
         let (status, _) = try await server.rest(
