@@ -6,12 +6,8 @@ import SwitchboardJSON
 /// OAuth 2's client credentials grant (RFC 6749, section 4.4) as Huawei's and Honor's push
 /// services take it: a form-encoded `grant_type=client_credentials`, `client_id` and
 /// `client_secret` POSTed to the token endpoint, answered with `access_token` and
-/// `expires_in` (seconds). The token is used until five minutes before it expires (half its
-/// life when that is shorter), then fetched again.
+/// `expires_in` (seconds), kept as `PushAccessToken.Issued(token:expiresIn:)` says.
 struct OAuthClientCredentials: Sendable {
-    /// Renewed this long before the service says it expires.
-    static let margin: Duration = .seconds(300)
-
     /// For errors: `Huawei`, `Honor`.
     let service: String
     let tokenURL: URL
@@ -39,7 +35,6 @@ struct OAuthClientCredentials: Sendable {
         guard response.status.code == 200, let token = answer?["access_token"]?.stringValue, !token.isEmpty, let lifetime, lifetime > 0 else {
             throw PushAuthRefused(service: service, status: Int(response.status.code), body: body)
         }
-        let life = Duration.seconds(lifetime)
-        return PushAccessToken.Issued(token: token, renewAfter: max(life - Self.margin, life / 2))
+        return PushAccessToken.Issued(token: token, expiresIn: .seconds(lifetime))
     }
 }

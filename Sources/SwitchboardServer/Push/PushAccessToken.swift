@@ -1,5 +1,6 @@
 /// A credential a push service hands out for a while and wants on every send (an OAuth 2
-/// access token: Huawei's, Honor's), kept until the vendor's own time to renew it. Pushes
+/// access token: FCM's, Huawei's, Honor's; OPPO's and vivo's signed auth), kept until the
+/// service's own time to renew it. Pushes
 /// that need one while it is being fetched wait for that one fetch, so a burst of pushes asks
 /// the service once; a token the service refused is discarded so the next push fetches
 /// another. One type for every vendor: each gives only its `fetch`.
@@ -8,6 +9,19 @@ actor PushAccessToken {
     struct Issued: Sendable {
         let token: String
         let renewAfter: Duration
+
+        init(token: String, renewAfter: Duration) {
+            self.token = token
+            self.renewAfter = renewAfter
+        }
+
+        /// An OAuth 2 access token that expires in `expiresIn`: used until five minutes
+        /// before (half its life when that is shorter), so no push goes with one about to lapse.
+        init(token: String, expiresIn: Duration) {
+            self.init(token: token, renewAfter: max(expiresIn - Self.margin, expiresIn / 2))
+        }
+
+        static let margin: Duration = .seconds(300)
     }
 
     private let fetch: @Sendable () async throws -> Issued

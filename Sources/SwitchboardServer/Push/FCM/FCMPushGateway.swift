@@ -17,13 +17,13 @@ import SwitchboardJSON
 struct FCMPushGateway: PushGateway {
     let settings: FCMSettings
     let account: FCMServiceAccount
-    let accessToken: FCMAccessToken
+    let accessToken: PushAccessToken
     let delivery: DevicePushDelivery
 
     init(settings: FCMSettings, store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         self.settings = settings
         account = try FCMServiceAccount(file: settings.serviceAccountFile)
-        accessToken = try FCMAccessToken(account: account, client: PushHTTPClients.client(trustRootsFile: settings.trustRootsFile))
+        accessToken = try FCMTokenGrant(account: account, client: PushHTTPClients.client(trustRootsFile: settings.trustRootsFile)).accessToken()
         delivery = DevicePushDelivery(
             service: "FCM", attempts: settings.attempts, firstRetry: settings.firstRetry, store: store, queue: queue, metrics: metrics, logger: logger
         )
