@@ -30,8 +30,9 @@ public struct SwitchboardApplication: Sendable {
     let appData: LocalAppData
     /// What follows a reply: observing hooks, push decisions, pushes.
     let background: WorkQueue
-    /// The pushes of each provider that sends over the network (webhook, APNs, FCM), each in
-    /// a queue of its own, so that a service that is down holds up nothing else.
+    /// The pushes of each provider that sends over the network (webhook, APNs, FCM, each
+    /// Android maker's), each in a queue of its own, so that a service that is down holds up
+    /// nothing else.
     let pushQueues: [WorkQueue]
     /// The other nodes on the same PostgreSQL database.
     let nodeLink: PostgresNodeLink?

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import NIOSSL
 import Synchronization
 
-/// The HTTP/2 clients that talk to push services (APNs, FCM and its token endpoint), one for
+/// The HTTP/2 clients that talk to push services (APNs, FCM, the Android makers', and their token endpoints), one for
 /// each set of trusted roots, kept for the process's life: AsyncHTTPClient requires a client
 /// to be shut down before it goes, and these never go (as `OutboundHTTP.client`).
 enum PushHTTPClients {

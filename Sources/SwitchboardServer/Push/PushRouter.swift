@@ -1,7 +1,8 @@
 import SwitchboardCore
 
 /// Sends each offline recipient's devices to the service that reaches them: iOS devices to
-/// APNs and Android devices on FCM to Firebase, when the config sets those providers up; the
+/// APNs, Android devices on FCM to Firebase and those of the Chinese makers (Huawei, Honor,
+/// Xiaomi, Meizu, OPPO, vivo) to the maker's, when the config sets those providers up; the
 /// other devices, and recipients with no device at all, to `others` (the log or webhook
 /// `provider`). A device two recipients share (one phone, two accounts) gets the push once.
 struct PushRouter: PushGateway {
