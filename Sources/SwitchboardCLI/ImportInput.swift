@@ -71,7 +71,7 @@ struct ImportInput {
 
     /// JSON lines and JSON files, and the `part-00000` files of LeanCloud's older exports;
     /// not hidden files, nor what macOS adds to the zips it makes (`__MACOSX/`, `._*`).
-    private static func isExportFile(_ path: String) -> Bool {
+    static func isExportFile(_ path: String) -> Bool {
         let components = path.split(separator: "/")
         guard let name = components.last, !components.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) else { return false }
         return name.hasSuffix(".jsonl") || name.hasSuffix(".json") || isPartFile(name)

@@ -152,7 +152,7 @@ struct ImportPlan {
     private static func exportFiles(in folder: String, _ sub: String) throws -> [String] {
         guard FileManager.default.fileExists(atPath: folder + "/" + sub) else { return [] }
         return try FileManager.default.contentsOfDirectory(atPath: folder + "/" + sub).sorted()
-            .filter { $0.hasSuffix(".jsonl") || $0.hasSuffix(".json") }
             .map { sub + "/" + $0 }
+            .filter(ImportInput.isExportFile)
     }
 }
