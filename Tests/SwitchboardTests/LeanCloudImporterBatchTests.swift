@@ -25,3 +25,14 @@ import Testing
         #expect(history.map(\.id) == (0..<10).map { "m\($0)" })
     }
 }
+
+extension LeanCloudImporterBatchTests {
+    /// macOS leaves `._` files beside each file it copies: an export folder's are not read.
+    @Test func hiddenFilesInAnExportFolderAreNotRead() throws {
+        let export = try ConfigAndCLITests.teamExport()
+        try Data([0, 5, 22, 7, 0xff]).write(to: URL(fileURLWithPath: export.path + "/messages/._000001.jsonl"))
+        let paths = try ImportPlan(paths: [export.path]).files.map(\.path)
+        #expect(paths.contains { $0.hasSuffix("messages/000001.jsonl") })
+        #expect(!paths.contains { $0.contains("._") }, "\(paths)")
+    }
+}
