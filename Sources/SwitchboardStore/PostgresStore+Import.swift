@@ -66,23 +66,10 @@ extension PostgresStore: ImportStore {
             var outcome = ImportOutcome()
             for (index, role) in roles.enumerated() {
                 guard let conversation = try await asImported(role.conversationID, connection).target(of: index, role.conversationID, in: &outcome) else { continue }
-                let creator = conversation.string("creator") ?? ""
-                guard role.clientID != creator else {
-                    // The creator owns it, whatever a row says.
-                    outcome.alreadyThere += 1
-                    continue
-                }
-                guard role.role != .owner else {
-                    outcome.skip(index, ImportReasons.ownerIsCreator(role.clientID, of: role.conversationID, creator: creator))
-                    continue
-                }
-                var managers = RowMapping.stringArray(conversation.string("managers"))
-                let isManager = managers.contains(role.clientID)
-                guard isManager != (role.role == .manager) else {
-                    outcome.alreadyThere += 1
-                    continue
-                }
-                if isManager { managers.removeAll { $0 == role.clientID } } else { managers.append(role.clientID) }
+                guard let managers = role.managers(
+                    applyingTo: RowMapping.stringArray(conversation.string("managers")), creator: conversation.string("creator") ?? "",
+                    at: index, in: &outcome
+                ) else { continue }
                 try await connection.query(
                     "UPDATE conversation SET managers = \(RowMapping.json(managers)) WHERE id = \(role.conversationID)", logger: logger
                 )

@@ -69,23 +69,9 @@ extension SQLiteStore: ImportStore {
             var outcome = ImportOutcome()
             for (index, role) in roles.enumerated() {
                 guard let conversation = try Self.asImported(role.conversationID, db).target(of: index, role.conversationID, in: &outcome) else { continue }
-                let creator: String = conversation["creator"]
-                guard role.clientID != creator else {
-                    // The creator owns it, whatever a row says.
-                    outcome.alreadyThere += 1
-                    continue
-                }
-                guard role.role != .owner else {
-                    outcome.skip(index, ImportReasons.ownerIsCreator(role.clientID, of: role.conversationID, creator: creator))
-                    continue
-                }
-                var managers = RowMapping.stringArray(conversation["managers"])
-                let isManager = managers.contains(role.clientID)
-                guard isManager != (role.role == .manager) else {
-                    outcome.alreadyThere += 1
-                    continue
-                }
-                if isManager { managers.removeAll { $0 == role.clientID } } else { managers.append(role.clientID) }
+                guard let managers = role.managers(
+                    applyingTo: RowMapping.stringArray(conversation["managers"]), creator: conversation["creator"], at: index, in: &outcome
+                ) else { continue }
                 try db.executeCached(
                     sql: "UPDATE conversation SET managers = ? WHERE id = ?", arguments: [RowMapping.json(managers), role.conversationID]
                 )
