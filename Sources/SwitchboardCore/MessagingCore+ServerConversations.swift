@@ -105,15 +105,9 @@ extension MessagingCore {
         try await conversations.delete(id)
     }
 
-    /// Edits (`content`) or recalls (nil) `from`'s message sent at `timestamp`: hooks, the
-    /// stored message and `patch/modified` to the members, as when the sender does it.
-    public func changeMessage(_ id: String, in conversationID: String, from: String, sentAt timestamp: Int64, content: String?) async throws {
-        var item = PatchItem()
-        item.cid = conversationID
-        item.mid = id
-        item.timestamp = timestamp
-        if let content { item.data = content } else { item.recall = true }
-        _ = try await patches.apply(item, from: from, on: Self.serverConnection(), byServer: true)
+    /// Edits or recalls a message (see `MessageEditing`); returns it as changed.
+    public func changeMessage(_ change: MessageChange, by caller: Caller) async throws -> Message {
+        try await editing.change(change, by: caller)
     }
 
     /// Deletes `from`'s message sent at `timestamp` from the server; clients that have it keep it.

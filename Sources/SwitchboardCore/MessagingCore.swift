@@ -15,7 +15,8 @@ public final class MessagingCore: Sendable {
     let conversations: ConversationCommands
     let messages: MessageCommands
     private let history: HistoryCommands
-    let patches: PatchCommands
+    let editing: MessageEditing
+    private let patches: PatchCommands
     private let receipts: ReceiptCommands
     let delivery: Delivery
     let clientHooks: ClientHooks
@@ -45,7 +46,8 @@ public final class MessagingCore: Sendable {
         conversations = ConversationCommands(context: context, notifier: Notifier(context: context), hooks: ConversationHooks(pipeline: hooks, background: background))
         let messageHooks = MessageHooks(pipeline: hooks, background: background, maxContentBytes: settings.maxContentBytes)
         messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
-        patches = PatchCommands(context: context, hooks: messageHooks)
+        editing = MessageEditing(context: context, hooks: messageHooks)
+        patches = PatchCommands(editing: editing)
         receipts = ReceiptCommands(context: context)
         history = HistoryCommands(context: context)
     }

@@ -79,9 +79,11 @@ enum MessageRoutes {
     }
 
     private static func change(_ call: RESTCall, _ core: MessagingCore, content: String?) async throws -> JSONValue {
-        try await core.changeMessage(
-            call.path("message_id"), in: call.path("conv_id"), from: try call.string("from_client"), sentAt: try call.number("timestamp"), content: content
+        let sender = try call.string("from_client")
+        let change = MessageChange(
+            messageID: call.path("message_id"), conversationID: call.path("conv_id"), sentAt: try call.number("timestamp"), content: content.map { .text($0) }
         )
+        _ = try await core.changeMessage(change, by: .server(as: sender))
         return [:]
     }
 
