@@ -16,10 +16,10 @@ final class ScriptWorker: Sendable {
     private let executable: String
     private let allowance: Int
     private let overrunGrace: Duration
-    /// Held by the one sender writing the outbox to the host, and while starting or replacing
-    /// the host, so that nothing is written to a pipe that was closed.
-    private let writing = Mutex<Void>(())
     private let state = Mutex<State>(State())
+    /// Wakes the writer thread (see `writeToHost`), which alone writes to the host's pipe,
+    /// starts hosts and replaces them: callers on the cooperative pool only enqueue.
+    private let writerWake = DispatchSemaphore(value: 0)
     private let onLoss: @Sendable (Loss, Key) -> Void
     /// Answers running calls' questions.
     private let questions: ScriptQuestions
@@ -67,11 +67,23 @@ final class ScriptWorker: Sendable {
         /// The running request as the overdue check first saw it, with the host's CPU time then.
         var watched: (id: Int64, cpu: Int64)?
         var scripts: [Key: Script] = [:]
-        var launchError: String?
         /// Requests recorded but not yet written to the host, framed, in the order recorded.
         var outbox: [UInt8] = []
-        /// Whether a sender is writing the outbox; the others leave their requests to it.
-        var flushing = false
+        /// Whether a host should be started (a load or call came while there was none).
+        var wantsHost = false
+        /// A host whose replies ended (it exited, was killed, or garbled a reply), for the
+        /// writer thread to reap and replace.
+        var lostHost: HostProcess?
+        var writerStarted = false
+        /// Whether the writer thread has been woken and not yet found nothing to do: senders
+        /// wake it only when it is not.
+        var writerAwake = false
+
+        /// Marks the writer woken; true when the caller must signal it.
+        mutating func wakeWriter() -> Bool {
+            defer { writerAwake = true }
+            return !writerAwake
+        }
 
         /// A load's own budget; a call's is its script's, which may have changed since.
         func budget(of request: Pending) -> Int64 {
@@ -219,118 +231,170 @@ final class ScriptWorker: Sendable {
 
     /// Ends the host for good; waiting requests fail.
     func stop() {
-        state.withLock { state in
+        let wakes = state.withLock { state in
             state.stopped = true
             state.host?.kill()
+            return state.writerStarted && state.wakeWriter()
         }
+        if wakes { writerWake.signal() }
     }
 
     // MARK: talking to the host
 
     /// Records a request (under the state lock, where `make` may change what is loaded) and
-    /// sees that it is written to the host.
+    /// wakes the writer thread to send it.
     private func send(key: Key, budget: Int64, waiter: Waiter?, _ make: (inout State, Int64) -> HostRequest) {
-        // Hosts start with the first load or call, so a server without scripts has none.
-        if waiter != nil, state.withLock({ $0.host == nil && !$0.stopped }) {
-            writing.withLock { _ in
-                if state.withLock({ $0.host == nil && !$0.stopped }) { launch() }
-            }
-        }
-        let flushes = state.withLock { state -> Bool? in
+        let (accepted, startsWriter, wakes) = state.withLock { state -> (Bool, Bool, Bool) in
             state.nextID += 1
             let request = make(&state, state.nextID)
-            guard state.host != nil else { return nil }
+            guard !state.stopped else { return (false, false, false) }
+            // Hosts start with the first load or call, so a server without scripts has none.
+            if state.host == nil, waiter != nil { state.wantsHost = true }
+            guard state.host != nil || state.wantsHost else { return (false, false, false) }
             if let waiter {
                 if state.pending.isEmpty { state.headSince = Self.uptime }
                 state.pending.append(Pending(request: request, id: state.nextID, key: key, budget: budget, waiter: waiter))
             }
             HostFrame.append(request.encoded, to: &state.outbox)
-            defer { state.flushing = true }
-            return !state.flushing
+            defer { state.writerStarted = true }
+            return (true, !state.writerStarted, state.wakeWriter())
         }
-        guard let flushes else {
-            let why = state.withLock { $0.launchError } ?? "the script host is stopped"
-            if let waiter { Self.answer(waiter, file: key.name + ".js", failure: why) }
+        guard accepted else {
+            if let waiter { Self.answer(waiter, file: key.name + ".js", failure: "the script host is stopped") }
             return
         }
-        if flushes { flush() }
+        if startsWriter {
+            let writer = Thread { [self] in writeToHost() }
+            writer.name = "switchboard.js.writer.\(index)"
+            writer.start()
+        }
+        if wakes { writerWake.signal() }
     }
 
-    /// Writes the outbox to the host, and whatever other senders add to it meanwhile in the
-    /// same `write`. One sender at a time does this; the others go on at once instead of
-    /// waiting their turn at the pipe.
-    private func flush() {
-        writing.withLock { _ in
-            while true {
-                let (frames, fd) = state.withLock { state -> ([UInt8], Int32?) in
-                    defer { state.outbox = [] }
-                    guard !state.outbox.isEmpty, let host = state.host else {
-                        state.flushing = false
-                        return ([], nil)
-                    }
-                    return (state.outbox, host.requests)
-                }
-                guard let fd else { return }
-                do throws(HostFrame.Broken) {
-                    try HostFrame.write(frames: frames, to: fd)
-                } catch {
-                    // A host that died cannot take them: its replacement gets what is pending.
-                    state.withLock { state in
-                        state.outbox = []
-                        state.flushing = false
-                    }
+    /// What the writer thread does next.
+    private enum WriterWork {
+        case replace(HostProcess)
+        case launch
+        case write([UInt8], to: Int32)
+        /// Stopped with no host: what still waits is answered, and the thread ends.
+        case exit(abandoned: [Pending])
+    }
+
+    /// The writer thread: starts hosts, writes everything enqueued since its last write in
+    /// one `write`, and replaces hosts that went away. Being the only one to touch the
+    /// request pipe, it never writes to a pipe closed (and its number reused) under it, and a
+    /// host that stops reading blocks this thread alone until it is killed.
+    private func writeToHost() {
+        while true {
+            writerWake.wait()
+            while let work = nextWriterWork() {
+                switch work {
+                case .replace(let old):
+                    replace(old)
+                case .launch:
+                    launch()
+                case .write(let frames, let fd):
+                    // A host that died cannot take them: its reader reports it, and the
+                    // replacement gets what is pending.
+                    try? HostFrame.write(frames: frames, to: fd)
+                case .exit(let abandoned):
+                    for pending in abandoned { Self.answer(pending.waiter, file: pending.key.name + ".js", failure: "the script host stopped") }
                     return
                 }
             }
         }
     }
 
-    /// Starts a host and the thread that reads its replies. The caller holds `writing`.
+    private func nextWriterWork() -> WriterWork? {
+        state.withLock { state in
+            if let lost = state.lostHost {
+                state.lostHost = nil
+                return .replace(lost)
+            }
+            if state.stopped, state.host == nil {
+                defer { state.pending = [] }
+                return .exit(abandoned: state.pending)
+            }
+            if state.host == nil, state.wantsHost, !state.stopped {
+                state.wantsHost = false
+                return .launch
+            }
+            if let host = state.host, !state.outbox.isEmpty {
+                defer { state.outbox = [] }
+                return .write(state.outbox, to: host.requests)
+            }
+            state.writerAwake = false
+            return nil
+        }
+    }
+
+    /// Starts a host and the thread that reads its replies; if it cannot start, what waits
+    /// for it fails with why.
     private func launch() {
         do {
             let host = try HostProcess.launch(executable: executable, allowance: allowance)
             state.withLock { state in
                 state.host = host
                 state.ready = false
+                state.headSince = Self.uptime
+                // Stopped while it started: its reader hears it end, and the host goes the
+                // way a stopped worker's host goes.
+                if state.stopped { host.kill() }
             }
-            let reader = Thread { [self] in readReplies() }
-            reader.name = "switchboard.js.host.\(index)"
-            reader.start()
+            readReplies(from: host)
         } catch {
-            state.withLock { $0.launchError = error.description }
+            let waiting = state.withLock { state in
+                defer {
+                    state.pending = []
+                    state.outbox = []
+                }
+                return state.pending
+            }
+            for pending in waiting { Self.answer(pending.waiter, file: pending.key.name + ".js", failure: error.description) }
         }
     }
 
-    private func readReplies() {
-        while true {
-            guard let host = state.withLock({ $0.host }) else { return }
+    /// Reads `host`'s replies on a thread of its own until they end, then hands the host to
+    /// the writer thread to replace.
+    private func readReplies(from host: HostProcess) {
+        let reader = Thread { [self] in
             var input = HostFrameInput(fd: host.replies)
             while let frame = try? input.next(), let reply = try? HostReply(decoding: frame) {
-                if case .asked(let id, let questions) = reply {
-                    answer(questions, forCall: id)
-                    continue
-                }
-                if case .ready = reply {
-                    state.withLock { state in
-                        state.ready = true
-                        // The first request's time and CPU count from here.
-                        state.headSince = Self.uptime
-                        state.watched = nil
-                    }
-                    continue
-                }
-                let waiter = state.withLock { state -> Waiter? in
-                    guard let index = state.pending.firstIndex(where: { $0.id == reply.id }) else { return nil }
-                    state.headSince = Self.uptime
-                    return state.pending.remove(at: index).waiter
-                }
-                switch (waiter, reply) {
-                case (.load(let continuation), .loaded(_, let result)): continuation.resume(returning: result)
-                case (.call(let continuation), .called(_, let call)): continuation.resume(returning: call)
-                default: break
-                }
+                receive(reply)
             }
-            guard replace(host) else { return }
+            let wakes = state.withLock { state in
+                state.lostHost = host
+                return state.wakeWriter()
+            }
+            if wakes { writerWake.signal() }
+        }
+        reader.name = "switchboard.js.host.\(index)"
+        reader.start()
+    }
+
+    private func receive(_ reply: HostReply) {
+        if case .asked(let id, let questions) = reply {
+            answer(questions, forCall: id)
+            return
+        }
+        if case .ready = reply {
+            state.withLock { state in
+                state.ready = true
+                // The first request's time and CPU count from here.
+                state.headSince = Self.uptime
+                state.watched = nil
+            }
+            return
+        }
+        let waiter = state.withLock { state -> Waiter? in
+            guard let index = state.pending.firstIndex(where: { $0.id == reply.id }) else { return nil }
+            state.headSince = Self.uptime
+            return state.pending.remove(at: index).waiter
+        }
+        switch (waiter, reply) {
+        case (.load(let continuation), .loaded(_, let result)): continuation.resume(returning: result)
+        case (.call(let continuation), .called(_, let call)): continuation.resume(returning: call)
+        default: break
         }
     }
 
@@ -347,76 +411,77 @@ final class ScriptWorker: Sendable {
         }
     }
 
-    /// After `old` went away: answers the request it was lost in, starts a new host with the
-    /// same scripts and sends it what was waiting. Returns false once stopped.
-    private func replace(_ old: HostProcess) -> Bool {
-        writing.withLock { _ in
-            // Usually dead already; one that sent a garbled reply is not, and must not be waited on.
-            old.kill()
-            let exitCode = old.reap()
-            var lost: (Loss, Pending)?
-            var abandoned: [Pending] = []
-            let (host, requests, stopped) = state.withLock { state -> (HostProcess?, [HostRequest], Bool) in
-                defer { state.killedFor = nil }
-                // What the old host never got is pending, and goes to the new one from there;
-                // the rest (budgets, unloads, answers) is what `scripts` holds or is moot.
-                state.outbox = []
-                if state.stopped {
-                    abandoned = state.pending
-                    state.pending = []
-                    state.host = nil
-                    return (nil, [], true)
-                }
-                // Killed for a request that was answered in the meantime: nobody to blame.
-                let killedForAnswered = state.killedFor != nil && state.killedFor != state.pending.first?.id
-                if let head = state.pending.first, !killedForAnswered {
-                    let loss: Loss = state.killedFor == head.id ? .overran : (exitCode == MemoryWatch.exitCode ? .memory : .crashed)
-                    lost = (loss, head)
-                    // The same script's other requests would go the same way: answered now.
-                    abandoned = state.pending.filter { $0.key == head.key }
-                    state.pending.removeAll { $0.key == head.key }
-                    abandoned.removeFirst()
-                    if loss != .overran || head.waiter.isLoad { state.scripts[head.key] = nil }
-                }
-                let host = try? HostProcess.launch(executable: executable, allowance: allowance)
-                state.host = host
-                state.ready = false
-                guard host != nil else {
-                    abandoned += state.pending
-                    state.pending = []
-                    return (nil, [], false)
-                }
-                var reloads: [Pending] = []
-                for (key, script) in state.scripts {
-                    state.nextID += 1
-                    let request = HostRequest.load(
-                        id: state.nextID, key: key, file: script.file, source: script.source, budgetNanoseconds: script.budget, envJSON: script.envJSON
-                    )
-                    reloads.append(Pending(request: request, id: state.nextID, key: key, budget: script.budget, waiter: .reload))
-                }
-                state.pending = reloads + state.pending
-                state.headSince = Self.uptime
-                return (host, state.pending.map(\.request), false)
+    /// After `old` went away (on the writer thread): answers the request it was lost in,
+    /// starts a new host with the same scripts and queues what was waiting for it.
+    private func replace(_ old: HostProcess) {
+        // Usually dead already; one that sent a garbled reply is not, and must not be waited on.
+        old.kill()
+        let exitCode = old.reap()
+        var lost: (Loss, Pending)?
+        var abandoned: [Pending] = []
+        let stopped = state.withLock { state -> Bool in
+            defer { state.killedFor = nil }
+            state.host = nil
+            // What the old host never got is pending, and goes to the new one from there;
+            // the rest (budgets, unloads, answers) is what `scripts` holds or is moot.
+            state.outbox = []
+            if state.stopped {
+                abandoned = state.pending
+                state.pending = []
+                return true
             }
-            if let (loss, pending) = lost {
-                // Counted before the caller hears: whoever reads the metrics after the call
-                // sees the loss.
-                onLoss(loss, pending.key)
-                Self.answer(pending.waiter, file: pending.key.name + ".js", loss: loss)
+            // Killed for a request that was answered in the meantime: nobody to blame.
+            let killedForAnswered = state.killedFor != nil && state.killedFor != state.pending.first?.id
+            if let head = state.pending.first, !killedForAnswered {
+                let loss: Loss = state.killedFor == head.id ? .overran : (exitCode == MemoryWatch.exitCode ? .memory : .crashed)
+                lost = (loss, head)
+                // The same script's other requests would go the same way: answered now.
+                abandoned = state.pending.filter { $0.key == head.key }
+                state.pending.removeAll { $0.key == head.key }
+                abandoned.removeFirst()
+                if loss != .overran || head.waiter.isLoad { state.scripts[head.key] = nil }
             }
-            for pending in abandoned {
-                if let (loss, _) = lost, !stopped {
-                    Self.answer(pending.waiter, file: pending.key.name + ".js", loss: loss)
-                } else {
-                    Self.answer(pending.waiter, file: pending.key.name + ".js", failure: "the script host stopped")
-                }
-            }
-            guard let host else { return false }
-            for request in requests {
-                do { try HostFrame.write(request.encoded, to: host.requests) } catch { break }
-            }
-            return true
+            return false
         }
+        if let (loss, pending) = lost {
+            // Counted before the caller hears: whoever reads the metrics after the call
+            // sees the loss.
+            onLoss(loss, pending.key)
+            Self.answer(pending.waiter, file: pending.key.name + ".js", loss: loss)
+        }
+        let host = stopped ? nil : try? HostProcess.launch(executable: executable, allowance: allowance)
+        state.withLock { state in
+            state.wantsHost = false
+            state.outbox = []
+            guard let host else {
+                abandoned += state.pending
+                state.pending = []
+                return
+            }
+            state.host = host
+            state.ready = false
+            var reloads: [Pending] = []
+            for (key, script) in state.scripts {
+                state.nextID += 1
+                let request = HostRequest.load(
+                    id: state.nextID, key: key, file: script.file, source: script.source, budgetNanoseconds: script.budget, envJSON: script.envJSON
+                )
+                reloads.append(Pending(request: request, id: state.nextID, key: key, budget: script.budget, waiter: .reload))
+            }
+            // Requests sent while there was no host are pending too, and go in order after
+            // the reloads; whatever else was sent meanwhile is in `scripts` or moot.
+            state.pending = reloads + state.pending
+            state.headSince = Self.uptime
+            for pending in state.pending { HostFrame.append(pending.request.encoded, to: &state.outbox) }
+        }
+        for pending in abandoned {
+            if let (loss, _) = lost, !stopped {
+                Self.answer(pending.waiter, file: pending.key.name + ".js", loss: loss)
+            } else {
+                Self.answer(pending.waiter, file: pending.key.name + ".js", failure: "the script host stopped")
+            }
+        }
+        if let host { readReplies(from: host) }
     }
 
     private static func answer(_ waiter: Waiter, file: String, loss: Loss) {
