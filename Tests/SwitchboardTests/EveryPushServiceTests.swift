@@ -5,7 +5,7 @@ import SwitchboardJSON
 import SwitchboardServer
 import Testing
 
-/// Every push service configured at once, as the README's `push:` keys name them, against
+/// Every push service configured at once, as docs/push.md's `push:` keys name them, against
 /// one loopback stand-in that answers each service's paths as that service does: a member
 /// offline on each kind of device gets exactly one notification per message, through the
 /// service that reaches that device and no other.

@@ -1,5 +1,5 @@
 /// Who may see and change a conversation, in one place so that every command applies the
-/// same rules (README, "Security model").
+/// same rules (docs/security.md).
 ///
 /// Members see everything of their conversations. Others, as on LeanCloud, may find
 /// one-to-one and group conversations (name, attributes, members, last message) and chat
