@@ -36,14 +36,23 @@ public struct SwitchboardApplication: Sendable {
     let pushQueues: [WorkQueue]
     /// The other nodes on the same PostgreSQL database.
     let nodeLink: PostgresNodeLink?
+    /// Where every series of this server is kept, for `/metrics`.
+    let metrics: PrometheusMetrics
 
     /// - Parameters:
     ///   - plugins: Swift plugins to run at the hook points, with the built-in handlers.
     ///   - push: where push decisions go; the log by default.
-    public init(config: ServerConfig, logger: Logger, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil) async throws {
+    ///   - metrics: the backend of the server's series; by default the process's own, which
+    ///     becomes swift-metrics' backend (a process has one: servers in one process, as
+    ///     tests run them, are given one each).
+    public init(
+        config: ServerConfig, logger: Logger, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil,
+        metrics: PrometheusMetrics = .bootstrapped
+    ) async throws {
         self.config = config
         self.logger = logger
-        hooks = Self.makeHooks(config: config, plugins: plugins, logger: logger)
+        self.metrics = metrics
+        hooks = Self.makeHooks(config: config, plugins: plugins, metrics: HookMetrics(factory: metrics), logger: logger)
         keywordFilter = config.keywordFilter.map { KeywordFilter(settings: $0, logger: logger) }
         if let keywordFilter { hooks.register(keywordFilter) }
         if let messageTypes = config.messageTypes { hooks.register(MessageTypeValidator(settings: messageTypes)) }
@@ -60,7 +69,7 @@ public struct SwitchboardApplication: Sendable {
             hooks.metrics.makeGauge(
                 subsystem: "cluster", name: "node", help: "This node's name among the nodes sharing the database (the value is 1).",
                 labels: [("node", link.nodeID)]
-            ).set(to: 1.0)
+            ).set(1.0)
             nodeLink = link
         } else {
             logger.notice("database", metadata: ["sqlite": "\(config.databasePath)"])
@@ -71,7 +80,7 @@ public struct SwitchboardApplication: Sendable {
         }
         background = WorkQueue(
             name: "background", capacity: config.backgroundQueueJobs, workers: 32, whenFull: .wait,
-            metrics: .init(name: "background", registry: hooks.metrics)
+            metrics: .init(name: "background", in: hooks.metrics)
         )
         let pushGateway: any PushGateway
         if let push {
@@ -105,7 +114,7 @@ public struct SwitchboardApplication: Sendable {
     static func pushGateway(config: ServerConfig, store: any MessageStore, metrics: HookMetrics, logger: Logger) throws -> (any PushGateway, [WorkQueue]) {
         var queues: [WorkQueue] = []
         func queue(_ name: String) -> WorkQueue {
-            let made = WorkQueue(name: name, capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: name, registry: metrics))
+            let made = WorkQueue(name: name, capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: name, in: metrics))
             queues.append(made)
             return made
         }
@@ -144,9 +153,11 @@ public struct SwitchboardApplication: Sendable {
         )
     }
 
-    /// The hook pipeline a server with this config and these plugins runs.
-    public static func makeHooks(config: ServerConfig, plugins: [any SwitchboardPlugin], logger: Logger) -> HookPipeline {
-        let hooks = HookPipeline(settings: config.hooks, logger: logger)
+    /// The hook pipeline a server with this config and these plugins runs, recording in `metrics`.
+    public static func makeHooks(
+        config: ServerConfig, plugins: [any SwitchboardPlugin], metrics: HookMetrics = HookMetrics(), logger: Logger
+    ) -> HookPipeline {
+        let hooks = HookPipeline(settings: config.hooks, metrics: metrics, logger: logger)
         for plugin in plugins {
             hooks.register(PluginHandler(plugin))
         }
@@ -183,7 +194,7 @@ public struct SwitchboardApplication: Sendable {
                 ? Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok")))
                 : Response(status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "database refuses writes; restart the server")))
         }
-        routes.get("/metrics") { [hooks] _, _ in hooks.metrics.registry.emitToString() }
+        routes.get("/metrics") { [metrics] _, _ in metrics.exposition() }
         let route = RTMRoute(appID: config.appID, publicURL: config.publicURL)
         routes.get("/v1/route") { request, _ in route.respond(to: request) }
         ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core, appData: appData).register(on: &routes)

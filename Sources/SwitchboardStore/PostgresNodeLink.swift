@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
-import Prometheus
 import Synchronization
 import SwitchboardCore
 

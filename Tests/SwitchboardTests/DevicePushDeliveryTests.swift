@@ -12,9 +12,9 @@ import Testing
     @Test func aWaitingRetryHoldsNoWorkerAndShutdownCountsItDropped() async throws {
         var logger = Logger(label: "switchboard-test")
         logger.logLevel = .critical
-        let metrics = HookMetrics()
+        let metrics = HookMetrics.inOwnRegistry()
         // One worker: a push waiting in it would hold up every other.
-        let queue = WorkQueue(name: "push_test", capacity: 10, workers: 1, whenFull: .drop, metrics: .init(name: "push_test", registry: metrics))
+        let queue = WorkQueue(name: "push_test", capacity: 10, workers: 1, whenFull: .drop, metrics: .init(name: "push_test", in: metrics))
         let delivery = DevicePushDelivery(
             service: "Test", attempts: 5, firstRetry: .seconds(3600), store: try SQLiteStore(path: TestServer.temporaryDirectory() + "/data.sqlite"),
             queue: queue, metrics: metrics, logger: logger
@@ -48,7 +48,7 @@ import Testing
 
     private static func count(_ metrics: HookMetrics, _ outcome: String) -> Int {
         let series = #"switchboard_push_test_total{outcome="\#(outcome)"} "#
-        let line = metrics.registry.emitToString().split(separator: "\n").first { $0.hasPrefix(series) }
+        let line = metrics.exposition.split(separator: "\n").first { $0.hasPrefix(series) }
         return line.flatMap { Int($0.dropFirst(series.count)) } ?? 0
     }
 }

@@ -9,7 +9,7 @@ import Testing
     /// Tests of budgets set their own; the others get a budget no loaded machine reaches,
     /// so that a handler's result is never dropped for a late wake-up.
     private func pipeline(settings: HookSettings = HookSettings(defaultBudget: .seconds(60)), _ plugins: [any SwitchboardPlugin]) -> HookPipeline {
-        let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
+        let pipeline = HookPipeline(settings: settings, metrics: .inOwnRegistry(), logger: Logger(label: "test"))
         for plugin in plugins { pipeline.register(PluginHandler(plugin)) }
         return pipeline
     }
@@ -91,7 +91,7 @@ import Testing
             #expect(outcome.stop?.failed == true)
             #expect(outcome.stop?.detail == "hook sleeper timed out")
         }
-        let metrics = chain.metrics.registry.emitToString()
+        let metrics = chain.metrics.exposition
         #expect(metrics.contains(#"switchboard_hook_timeouts_total{handler="sleeper",kind="plugin",point="_messageReceived"} 1"#))
     }
 
@@ -103,7 +103,7 @@ import Testing
         let chain = pipeline(settings: settings, [ScriptedPlugin(name: "broken") { _ in throw Broken() }])
         let outcome = await chain.run(MessageReceivedRequest.sample())
         #expect(outcome.isStopped == (policy == .closed))
-        #expect(chain.metrics.registry.emitToString().contains(#"switchboard_hook_failures_total{handler="broken",kind="plugin",point="_messageReceived"} 1"#))
+        #expect(chain.metrics.exposition.contains(#"switchboard_hook_failures_total{handler="broken",kind="plugin",point="_messageReceived"} 1"#))
     }
 
     @Test func metricsCountCallsDropsAndModifications() async {
@@ -113,7 +113,7 @@ import Testing
         _ = await chain.run(MessageReceivedRequest.sample("bad"))
         _ = await chain.run(MessageReceivedRequest.sample("good"))
         _ = await chain.run(MessageReceivedRequest.sample("GOOD"))
-        let text = chain.metrics.registry.emitToString()
+        let text = chain.metrics.exposition
         #expect(text.contains(#"switchboard_hook_calls_total{handler="judge",kind="plugin",point="_messageReceived"} 3"#))
         #expect(text.contains(#"switchboard_hook_drops_total{handler="judge",kind="plugin",point="_messageReceived"} 1"#))
         #expect(text.contains(#"switchboard_hook_modifications_total{handler="judge",kind="plugin",point="_messageReceived"} 1"#))

@@ -19,7 +19,7 @@ import Testing
         // rest of the suite runs beside them.
         var settings = HookSettings(defaultBudget: .milliseconds(50))
         settings.defaultFailurePolicy = .closed
-        let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
+        let pipeline = HookPipeline(settings: settings, metrics: .inOwnRegistry(), logger: Logger(label: "test"))
         let library = ScriptLibrary(
             settings: .init(directory: directory, workers: 2, heapCapBytes: heapCapBytes, overrunGrace: overrunGrace, hostExecutable: hostExecutable),
             pipeline: pipeline, logger: Logger(label: "test"))
@@ -41,7 +41,7 @@ import Testing
         #expect(await library.loadAll().isEmpty)
         let outcome = await pipeline.run(MessageReceivedRequest.sample())
         #expect(outcome.isStopped)
-        #expect(pipeline.metrics.registry.emitToString().contains(#"switchboard_script_hosts_lost_total{reason="overran"} 1"#))
+        #expect(pipeline.metrics.exposition.contains(#"switchboard_script_hosts_lost_total{reason="overran"} 1"#))
 
         // The chain died with its host: a script loaded afterwards is served at once.
         try FileManager.default.removeItem(atPath: directory + "/chain.js")
@@ -103,7 +103,7 @@ import Testing
         #expect(await pipeline.run(MessageReceivedRequest.sample()).isStopped)
         #expect(!pipeline.hasHandlers(for: .messageReceived))
         #expect(library.status["bomb"]?.error?.message.contains("bytes in a call") == true)
-        #expect(pipeline.metrics.registry.emitToString().contains(#"switchboard_script_hosts_lost_total{reason="memory"} 1"#))
+        #expect(pipeline.metrics.exposition.contains(#"switchboard_script_hosts_lost_total{reason="memory"} 1"#))
     }
 
     @Test func aScriptThatKeepsRunningOutOfTimeIsUnloaded() async throws {

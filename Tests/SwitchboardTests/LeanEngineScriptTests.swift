@@ -346,12 +346,12 @@ import Testing
         let store = CountingConversations()
         let data = LocalAppData(store: try SQLiteStore(path: directory + "/data.sqlite"), imClasses: IMClasses([store]))
         // A budget no loaded machine runs out of in 16 rounds, so the count is what stops it.
-        let pipeline = HookPipeline(settings: HookSettings(defaultBudget: .seconds(30)), logger: Logger(label: "test"))
+        let pipeline = HookPipeline(settings: HookSettings(defaultBudget: .seconds(30)), metrics: .inOwnRegistry(), logger: Logger(label: "test"))
         let library = ScriptLibrary(settings: .init(directory: directory, workers: 1), pipeline: pipeline, logger: Logger(label: "test"), services: ScriptServices(data: data))
         #expect(await library.loadAll().isEmpty)
         _ = await pipeline.run(MessageReceivedRequest.sample())
         #expect(store.queries == 16)
-        let metrics = pipeline.metrics.registry.emitToString()
+        let metrics = pipeline.metrics.exposition
         #expect(metrics.contains(#"switchboard_hook_failures_total{handler="loop",kind="script",point="_messageReceived"} 1"#))
     }
 

@@ -109,7 +109,7 @@ import Testing
         let outcome = await hooks.run(MessageReceivedRequest.sample("on time"))
         #expect(outcome.request.content == "on time" && outcome.stop == nil)
         #expect(ContinuousClock.now - started < .seconds(4), "the call waited for the engine past its budget")
-        #expect(hooks.metrics.registry.emitToString().contains(#"switchboard_hook_timeouts_total{handler="slow",kind="remote",point="_messageReceived"} 1"#))
+        #expect(hooks.metrics.exposition.contains(#"switchboard_hook_timeouts_total{handler="slow",kind="remote",point="_messageReceived"} 1"#))
     }
 
     /// An engine whose process is gone refuses the connection: each call fails at once under
@@ -126,7 +126,7 @@ import Testing
         for _ in 0..<2 {
             #expect(await hooks.run(MessageReceivedRequest.sample("goes on")).request.content == "goes on")
         }
-        let metrics = hooks.metrics.registry.emitToString()
+        let metrics = hooks.metrics.exposition
         #expect(metrics.contains(#"switchboard_hook_failures_total{handler="gone",kind="remote",point="_messageReceived"} 2"#))
         #expect(!metrics.contains(#"switchboard_hook_timeouts_total{handler="gone",kind="remote",point="_messageReceived"} 1"#))
         #expect(!metrics.contains(#"switchboard_hook_timeouts_total{handler="gone",kind="remote",point="_messageReceived"} 2"#))
@@ -143,8 +143,8 @@ import Testing
         let hooks = Self.pipeline(remote)
         for _ in 0..<6 { _ = await hooks.run(MessageReceivedRequest.sample()) }
         #expect(engine.calls == 3, "calls went on reaching an engine that failed three times in a row")
-        #expect(hooks.metrics.registry.emitToString().contains(#"switchboard_remote_engine_up{engine="flaky"} 0"#))
-        #expect(hooks.metrics.registry.emitToString().contains(#"switchboard_hook_failures_total{handler="flaky",kind="remote",point="_messageReceived"} 6"#))
+        #expect(hooks.metrics.exposition.contains(#"switchboard_remote_engine_up{engine="flaky"} 0"#))
+        #expect(hooks.metrics.exposition.contains(#"switchboard_hook_failures_total{handler="flaky",kind="remote",point="_messageReceived"} 6"#))
     }
 
     @Test func aCutOffEngineIsProbedBack() async throws {
@@ -156,12 +156,12 @@ import Testing
         remote.breakerCooldown = .milliseconds(200)
         let hooks = Self.pipeline(remote)
         for _ in 0..<2 { _ = await hooks.run(MessageReceivedRequest.sample()) }
-        #expect(hooks.metrics.registry.emitToString().contains(#"switchboard_remote_engine_up{engine="flaky"} 0"#))
+        #expect(hooks.metrics.exposition.contains(#"switchboard_remote_engine_up{engine="flaky"} 0"#))
         engine.answer.withLock { $0 = (200, #"{"result": {"content": "back"}}"#) }
         try await Task.sleep(for: .milliseconds(300))
         #expect(await hooks.run(MessageReceivedRequest.sample()).request.content == "back")
         #expect(await hooks.run(MessageReceivedRequest.sample()).request.content == "back")
-        #expect(hooks.metrics.registry.emitToString().contains(#"switchboard_remote_engine_up{engine="flaky"} 1"#))
+        #expect(hooks.metrics.exposition.contains(#"switchboard_remote_engine_up{engine="flaky"} 1"#))
     }
 
     /// LeanCloud called only the hooks an app defined; an engine says which it does not by
@@ -237,7 +237,7 @@ import Testing
         engine.budget = engine.budget ?? .seconds(10)
         var config = ServerConfig()
         config.remoteEngines = [engine]
-        return SwitchboardApplication.makeHooks(config: config, plugins: [], logger: Logger(label: "test"))
+        return SwitchboardApplication.makeHooks(config: config, plugins: [], metrics: .inOwnRegistry(), logger: Logger(label: "test"))
     }
 }
 

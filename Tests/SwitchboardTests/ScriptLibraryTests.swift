@@ -14,7 +14,7 @@ import Testing
         _ settings: HookSettings = HookSettings(), workers: Int = 2, heapCapBytes: Int = 64 << 20, overrunGrace: Duration = .seconds(1),
         overrunLimit: Int = 3
     ) -> (ScriptLibrary, HookPipeline) {
-        let pipeline = HookPipeline(settings: settings, logger: Logger(label: "test"))
+        let pipeline = HookPipeline(settings: settings, metrics: .inOwnRegistry(), logger: Logger(label: "test"))
         let library = ScriptLibrary(
             settings: .init(directory: directory, workers: workers, heapCapBytes: heapCapBytes, overrunGrace: overrunGrace, overrunLimit: overrunLimit),
             pipeline: pipeline, logger: Logger(label: "test"))
@@ -99,10 +99,10 @@ import Testing
         await library.loadAll()
         let outcome = await pipeline.run(MessageReceivedRequest.sample())
         #expect(outcome.isStopped == (policy == .closed))
-        #expect(pipeline.metrics.registry.emitToString().contains(#"switchboard_hook_timeouts_total{handler="spin",kind="script",point="_messageReceived"} 1"#))
+        #expect(pipeline.metrics.exposition.contains(#"switchboard_hook_timeouts_total{handler="spin",kind="script",point="_messageReceived"} 1"#))
         // The worker is free again: the next call is stopped and answered too.
         _ = await pipeline.run(MessageReceivedRequest.sample())
-        #expect(pipeline.metrics.registry.emitToString().contains(#"switchboard_hook_timeouts_total{handler="spin",kind="script",point="_messageReceived"} 2"#))
+        #expect(pipeline.metrics.exposition.contains(#"switchboard_hook_timeouts_total{handler="spin",kind="script",point="_messageReceived"} 2"#))
     }
 
     @Test func runawayLoopsAreStoppedEvenWhenManyRunAtOnce() async throws {
@@ -119,7 +119,7 @@ import Testing
                 group.addTask { _ = await pipeline.run(MessageSentNotification.sample()) }
             }
         }
-        let metrics = pipeline.metrics.registry.emitToString()
+        let metrics = pipeline.metrics.exposition
         #expect(metrics.contains(#"switchboard_hook_timeouts_total{handler="spin",kind="script",point="_messageReceived"} 40"#))
         #expect(metrics.contains(#"switchboard_hook_timeouts_total{handler="spin2",kind="script",point="_messageSent"} 40"#))
         #expect(metrics.contains(#"switchboard_script_hosts_lost_total{reason="overran"} 0"#))
@@ -155,7 +155,7 @@ import Testing
         await library.loadAll()
         let outcome = await pipeline.run(MessageReceivedRequest.sample())
         #expect(outcome.isStopped)
-        #expect(pipeline.metrics.registry.emitToString().contains(#"switchboard_script_hosts_lost_total{reason="overran"} 1"#))
+        #expect(pipeline.metrics.exposition.contains(#"switchboard_script_hosts_lost_total{reason="overran"} 1"#))
     }
 
     @Test(arguments: [FailurePolicy.open, .closed])

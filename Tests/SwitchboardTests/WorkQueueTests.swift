@@ -13,11 +13,11 @@ import Testing
     }
 
     private func makeQueue(_ metrics: HookMetrics, capacity: Int, workers: Int = 1, whenFull: WorkQueue.WhenFull) -> WorkQueue {
-        WorkQueue(name: "test", capacity: capacity, workers: workers, whenFull: whenFull, metrics: .init(name: "test", registry: metrics))
+        WorkQueue(name: "test", capacity: capacity, workers: workers, whenFull: whenFull, metrics: .init(name: "test", in: metrics))
     }
 
     @Test func aFullQueueMakesTheSubmitterWaitAndLosesNothing() async {
-        let metrics = HookMetrics()
+        let metrics = HookMetrics.inOwnRegistry()
         let queue = makeQueue(metrics, capacity: 2, whenFull: .wait)
         let tally = Tally()
         let gate = Mutex(false)
@@ -37,21 +37,21 @@ import Testing
         queue.close()
         await workers.value
         #expect(tally.count == 4)
-        #expect(metrics.registry.emitToString().contains(#"switchboard_work_submits_waited_total{queue="test"} 1"#))
+        #expect(metrics.exposition.contains(#"switchboard_work_submits_waited_total{queue="test"} 1"#))
     }
 
     @Test func aDroppingQueueRefusesWhatDoesNotFitAndCountsIt() async {
-        let metrics = HookMetrics()
+        let metrics = HookMetrics.inOwnRegistry()
         let queue = makeQueue(metrics, capacity: 3, whenFull: .drop)
         var accepted = 0
         for _ in 0..<10 where await queue.submit({}) { accepted += 1 }
         #expect(accepted == 3)
-        #expect(metrics.registry.emitToString().contains(#"switchboard_work_jobs_dropped_total{queue="test"} 7"#))
-        #expect(metrics.registry.emitToString().contains(#"switchboard_work_queue_depth{queue="test"} 3"#))
+        #expect(metrics.exposition.contains(#"switchboard_work_jobs_dropped_total{queue="test"} 7"#))
+        #expect(metrics.exposition.contains(#"switchboard_work_queue_depth{queue="test"} 3"#))
     }
 
     @Test func closingRunsWhatIsQueuedThenEndsTheWorkers() async {
-        let queue = makeQueue(HookMetrics(), capacity: 100, workers: 4, whenFull: .wait)
+        let queue = makeQueue(HookMetrics.inOwnRegistry(), capacity: 100, workers: 4, whenFull: .wait)
         let tally = Tally()
         for _ in 0..<50 { await queue.submit { try? await Task.sleep(for: .milliseconds(1)); tally.add() } }
         queue.close()
@@ -61,12 +61,12 @@ import Testing
     }
 
     @Test func abandoningDropsWhatIsLeftAndCountsIt() async {
-        let metrics = HookMetrics()
+        let metrics = HookMetrics.inOwnRegistry()
         let queue = makeQueue(metrics, capacity: 10, whenFull: .wait)
         for _ in 0..<6 { await queue.submit {} }
         queue.close()
         #expect(queue.abandon() == 6)
         await queue.run()
-        #expect(metrics.registry.emitToString().contains(#"switchboard_work_jobs_dropped_total{queue="test"} 6"#))
+        #expect(metrics.exposition.contains(#"switchboard_work_jobs_dropped_total{queue="test"} 6"#))
     }
 }

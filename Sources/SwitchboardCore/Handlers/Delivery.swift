@@ -1,5 +1,5 @@
 import Foundation
-import Prometheus
+import Metrics
 import SwitchboardWire
 
 /// Puts messages in front of the connections that should see them.

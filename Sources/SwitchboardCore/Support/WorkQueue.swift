@@ -1,4 +1,4 @@
-import Prometheus
+import Metrics
 import Synchronization
 import SwitchboardHooks
 
@@ -20,13 +20,13 @@ public final class WorkQueue: Sendable {
     }
 
     public struct Metrics: Sendable {
-        let depth: Gauge
+        let depth: Meter
         let completed: Counter
         let waited: Counter
         let dropped: Counter
 
-        /// The queue's series, labelled `queue=name`, in `metrics`' registry.
-        public init(name: String, registry metrics: HookMetrics) {
+        /// The queue's series, labelled `queue=name`, made by `metrics`.
+        public init(name: String, in metrics: HookMetrics) {
             let labels = [("queue", name)]
             depth = metrics.makeGauge(subsystem: "work", name: "queue_depth", help: "Jobs waiting in a work queue.", labels: labels)
             completed = metrics.makeCounter(subsystem: "work", name: "jobs_completed", help: "Jobs a work queue ran.", labels: labels)

@@ -1,5 +1,5 @@
 import Logging
-import Prometheus
+import Metrics
 import SwitchboardCore
 import SwitchboardHooks
 

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
+import Metrics
 import NIOCore
-import Prometheus
 import SwitchboardCore
 import SwitchboardData
 import SwitchboardHooks

@@ -2,9 +2,9 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
-import Prometheus
 import Synchronization
 import SwitchboardHooks
 import SwitchboardJSON
@@ -30,7 +30,7 @@ final class RemoteHookHandler: HookHandler {
     /// again until `undefinedRecheck` has passed, as LeanCloud called only defined hooks.
     private let undefined = Mutex<[HookPoint: ContinuousClock.Instant]>([:])
     static let undefinedRecheck: Duration = .seconds(60)
-    private let up: Gauge
+    private let up: Meter
     private let logger: Logger
     /// Larger answers are refused: a hook's result is small.
     static let maxResponseBytes = 1 << 20
@@ -50,7 +50,7 @@ final class RemoteHookHandler: HookHandler {
             subsystem: "remote", name: "engine_up", help: "1 while a remote hook engine answers, 0 while calls to it fail fast.",
             labels: [("engine", engine.name)]
         )
-        up.set(to: 1.0)
+        up.set(1.0)
         self.logger = logger
     }
 
@@ -133,12 +133,12 @@ final class RemoteHookHandler: HookHandler {
     private func note(_ change: CircuitBreaker.Change?) {
         switch change {
         case .opened?:
-            up.set(to: 0.0)
+            up.set(0.0)
             logger.error("remote hook engine is failing; its calls fail at once until a probe gets through", metadata: [
                 "engine": "\(name)", "url": "\(version)", "cooldown": "\(breaker.cooldown)",
             ])
         case .closed?:
-            up.set(to: 1.0)
+            up.set(1.0)
             logger.notice("remote hook engine answers again", metadata: ["engine": "\(name)", "url": "\(version)"])
         case nil:
             break

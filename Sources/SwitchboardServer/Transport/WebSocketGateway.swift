@@ -1,9 +1,9 @@
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
-import Prometheus
 import Synchronization
 import SwitchboardCore
 import SwitchboardHooks

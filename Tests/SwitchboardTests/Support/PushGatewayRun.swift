@@ -12,13 +12,13 @@ enum PushGatewayRun {
     static func metrics(
         pushing notice: PushNotice, queue name: String, make: (any MessageStore, WorkQueue, HookMetrics, Logger) throws -> any PushGateway
     ) async throws -> String {
-        let metrics = HookMetrics()
-        let queue = WorkQueue(name: name, capacity: 100, workers: 4, whenFull: .drop, metrics: .init(name: name, registry: metrics))
+        let metrics = HookMetrics.inOwnRegistry()
+        let queue = WorkQueue(name: name, capacity: 100, workers: 4, whenFull: .drop, metrics: .init(name: name, in: metrics))
         let gateway = try make(try SQLiteStore(path: TestServer.temporaryDirectory() + "/switchboard.sqlite"), queue, metrics, Logger(label: "test"))
         let workers = Task { await queue.run() }
         await gateway.push(notice)
         queue.close()
         await workers.value
-        return metrics.registry.emitToString()
+        return metrics.exposition
     }
 }

@@ -41,7 +41,8 @@ final class TestServer: Sendable {
         }
         var logger = Logger(label: "switchboard-test")
         logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
-        let application = try await SwitchboardApplication(config: config, logger: logger, plugins: plugins, push: push)
+        // A registry of its own: tests run many servers in one process and read each one's series.
+        let application = try await SwitchboardApplication(config: config, logger: logger, plugins: plugins, push: push, metrics: PrometheusMetrics())
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let group = try await application.serviceGroup { port in portContinuation.yield(port) }
         let running = Task { try await group.run() }
