@@ -197,11 +197,10 @@ public struct SwitchboardApplication: Sendable {
         routes.get("/metrics") { [metrics] _, _ in metrics.exposition() }
         let route = RTMRoute(appID: config.appID, publicURL: config.publicURL)
         routes.get("/v1/route") { request, _ in route.respond(to: request) }
-        ClientRESTAPI(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core, appData: appData).register(on: &routes)
-        ServerRESTAPI(
-            appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, core: core, appData: appData,
-            rateLimits: config.restRateLimits, metrics: hooks.metrics
-        ).register(on: &routes)
+        let authenticator = RESTAuthenticator(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, sessionTokens: core.sessionTokens)
+        routes.authenticate(with: authenticator)
+        ClientRESTAPI(core: core, appData: appData).register(on: &routes)
+        ServerRESTAPI(core: core, appData: appData, rateLimits: config.restRateLimits, metrics: hooks.metrics).register(on: &routes)
         let router = routes.finished()
         let requestHeadDeadline = TimeAmount.seconds(Int64(config.requestHeadTimeoutSeconds))
         let app = Application(

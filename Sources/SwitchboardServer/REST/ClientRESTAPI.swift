@@ -10,9 +10,6 @@ import SwitchboardJSON
 /// gave in `X-LC-IM-Session-Token`). A query of `_ConversationMemberInfo` that names no client, with the master key
 /// (the app's server, an export), is LeanStorage's query of the class in `appData`, as of any class.
 struct ClientRESTAPI {
-    let appID: String
-    let appKey: String
-    let masterKey: String
     let core: MessagingCore
     let appData: any AppData
 
@@ -21,34 +18,30 @@ struct ClientRESTAPI {
         // the WebSocket right after `session/opened` (SDKs that never call here get them
         // too), so this answers that nothing is left; handing them out here as well would
         // give the JavaScript SDK each twice.
-        router.get("/1.1/rtm/notifications") { request, _ in
-            await respond(to: request) { _ in ["hasMore": false, "notifications": []] }
+        router.get("/1.1/rtm/notifications") { _, context in
+            await respond(to: context) { _ in ["hasMore": false, "notifications": []] }
         }
-        router.get("/1.1/classes/_ConversationMemberInfo") { request, _ in
+        router.get("/1.1/classes/_ConversationMemberInfo") { request, context in
             let parameters = QueryParameters(request)
-            if parameters["client_id"] == nil, request.header("X-LC-Id") == appID, request.carriesMasterKey(masterKey) {
+            if parameters["client_id"] == nil, context.caller?.isMaster == true {
                 return await RESTResponse.answering {
                     try await StorageCall.find(className: IMClasses.memberInfo, parameters: parameters.json).run(on: appData).body
                 }
             }
-            return await respond(to: request) { clientID in
+            return await respond(to: context) { clientID in
                 let whereDocument = try QueryParameters(request).whereDocument()
                 return ["results": .array(try await core.memberInfoObjects(where: whereDocument, for: clientID))]
             }
         }
     }
 
-    /// Authenticates the app and the client, then answers with `body`'s JSON (see
-    /// `RESTResponse.answering` for errors).
-    private func respond(to request: Request, _ body: (String) async throws -> JSONValue) async -> Response {
-        let key = request.header("X-LC-Key")
-        guard request.header("X-LC-Id") == appID, key == appKey || key == masterKey + ",master" else {
+    /// Requires the app and the client (see `RESTAuthenticator`), then answers with `body`'s
+    /// JSON (see `RESTResponse.answering` for errors).
+    private func respond(to context: RESTRequestContext, _ body: (String) async throws -> JSONValue) async -> Response {
+        guard let caller = context.caller, caller.sentKey else {
             return RESTResponse.error(.unauthorized, code: 401, "Unauthorized.")
         }
-        guard let clientID = QueryParameters(request)["client_id"], !clientID.isEmpty,
-              let token = request.header("X-LC-IM-Session-Token"),
-              core.sessionTokens.isValid(token, for: clientID, now: ServerClock.wallMilliseconds())
-        else {
+        guard let clientID = caller.client else {
             return RESTResponse.error(.unauthorized, code: 4112, "SESSION_TOKEN_EXPIRED: client_id and X-LC-IM-Session-Token do not match a login")
         }
         return await RESTResponse.answering { try await body(clientID) }

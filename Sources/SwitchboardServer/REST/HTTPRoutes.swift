@@ -4,25 +4,31 @@ import Hummingbird
 /// request no handler takes with an empty 404 and keeps no list to tell a path it does not
 /// have from a method a path does not take, so every route is added through here.
 struct HTTPRoutes {
-    let router = Router(context: BasicRequestContext.self)
+    let router = Router(context: RESTRequestContext.self)
     /// Hummingbird's form of each path (`/1.2/rtm/conversations/:conv_id`), by its
     /// segments, with the methods it takes.
     private var methods: [[Substring]: Set<HTTPRequest.Method>] = [:]
 
     mutating func on(
-        _ path: String, method: HTTPRequest.Method, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> some ResponseGenerator
+        _ path: String, method: HTTPRequest.Method, use handler: @Sendable @escaping (Request, RESTRequestContext) async throws -> some ResponseGenerator
     ) {
         router.on(RouterPath(path), method: method, use: handler)
         methods[Self.segments(path), default: []].insert(method)
     }
 
-    mutating func get(_ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> some ResponseGenerator) {
+    mutating func get(_ path: String, use handler: @Sendable @escaping (Request, RESTRequestContext) async throws -> some ResponseGenerator) {
         on(path, method: .get, use: handler)
+    }
+
+    /// Finds who the caller is for every route added after (Hummingbird applies a router's
+    /// middleware to the routes added after it).
+    func authenticate(with authenticator: RESTAuthenticator) {
+        router.add(middleware: authenticator)
     }
 
     /// The router, answering what no route takes in LeanCloud's JSON. Call once every route
     /// is in: a middleware added last wraps only the router's own not-found answer.
-    func finished() -> Router<BasicRequestContext> {
+    func finished() -> Router<RESTRequestContext> {
         router.add(middleware: UnroutedRequestMiddleware(methods: allowed))
         return router
     }

@@ -7,12 +7,4 @@ extension Request {
         let canonical = name.lowercased()
         return headers.first { $0.name.canonicalName == canonical }?.value
     }
-
-    /// Whether the request carries the master key: `X-LC-Key: <master key>,master`, or
-    /// without a key a master signature (`X-LC-Sign`).
-    func carriesMasterKey(_ masterKey: String) -> Bool {
-        if let key = header("X-LC-Key") { return key == masterKey + ",master" }
-        if let signature = header("X-LC-Sign") { return RequestSignature.isValidMaster(signature, masterKey: masterKey) }
-        return false
-    }
 }

@@ -13,7 +13,7 @@ enum RequestSignature {
     static func isValidMaster(_ value: String, masterKey: String) -> Bool {
         let parts = value.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2] == "master", Int64(parts[1]) != nil else { return false }
-        return parts[0].lowercased() == digest("\(parts[1])\(masterKey)")
+        return HeldSecret(digest("\(parts[1])\(masterKey)")).matches(parts[0].lowercased())
     }
 
     private static func digest(_ text: String) -> String {

@@ -14,9 +14,6 @@ import SwitchboardJSON
 /// same server and for LeanEngine apps pointed here. The routes are `Self.routes`;
 /// `/openapi.json` describes them.
 struct ServerRESTAPI {
-    let appID: String
-    let appKey: String
-    let masterKey: String
     let core: MessagingCore
     let appData: any AppData
     let limiter: RESTRateLimiter
@@ -24,11 +21,8 @@ struct ServerRESTAPI {
     let refusals: [RESTRateClass: Counter]
 
     init(
-        appID: String, appKey: String, masterKey: String, core: MessagingCore, appData: any AppData, rateLimits: RESTRateLimits, metrics: HookMetrics
+        core: MessagingCore, appData: any AppData, rateLimits: RESTRateLimits, metrics: HookMetrics
     ) {
-        self.appID = appID
-        self.appKey = appKey
-        self.masterKey = masterKey
         self.core = core
         self.appData = appData
         limiter = RESTRateLimiter(limits: rateLimits)
@@ -48,18 +42,17 @@ struct ServerRESTAPI {
         let routes = Self.routes(core, appData: appData)
         for route in routes {
             router.on(route.routerPath, method: route.method) { request, context in
-                await respond(to: request, parameters: context.parameters, route: route)
+                await respond(to: request, context: context, route: route)
             }
         }
         let document = OpenAPIDocument.json(for: routes)
         router.get("/openapi.json") { _, _ in RESTResponse.json(document) }
     }
 
-    /// Checks the master key (or, where LeanCloud allows it, the app key), reads the body
+    /// Requires the master key (or, where LeanCloud allows it, the app key), reads the body
     /// and answers with the route's reply; refusals answer with LeanCloud's code and a message.
-    private func respond(to request: Request, parameters: Parameters, route: RESTRoute) async -> Response {
-        let appKey = route.appKeyAllowed && request.header("X-LC-Key") == self.appKey
-        guard request.header("X-LC-Id") == appID, appKey || request.carriesMasterKey(masterKey) else {
+    private func respond(to request: Request, context: RESTRequestContext, route: RESTRoute) async -> Response {
+        guard context.caller?.mayCall(appKeyAllowed: route.appKeyAllowed) == true else {
             return RESTResponse.error(.unauthorized, code: 401, "Unauthorized.")
         }
         if let rateClass = route.rateClass, let wait = limiter.admit(rateClass, at: ServerClock.wallMilliseconds()) {
@@ -76,7 +69,7 @@ struct ServerRESTAPI {
                 throw RESTFailure(message: "unknown field \(unknown)")
             }
             var named: [String: String] = [:]
-            for name in route.pathParameters { named[name] = parameters.get(name) }
+            for name in route.pathParameters { named[name] = context.parameters.get(name) }
             let call = RESTCall(pathParameters: named, query: QueryParameters(request), body: body)
             try await ConversationRoutes.requireKind(named: route, call, core: core)
             let reply = try await route.reply(call)

@@ -5,7 +5,7 @@ import Hummingbird
 /// `Allow` for a method the path does not take. LeanCloud's docs say nothing of these two
 /// codes; the HTTP status doubles as `code`.
 struct UnroutedRequestMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = RESTRequestContext
     /// The methods a path is routed for, none when it is not.
     let methods: @Sendable (String) -> Set<HTTPRequest.Method>
 
