@@ -203,7 +203,7 @@ public struct SwitchboardApplication: Sendable {
         ServerRESTAPI(core: core, appData: appData, rateLimits: config.restRateLimits, metrics: hooks.metrics).register(on: &routes)
         let router = routes.finished()
         let requestHeadDeadline = TimeAmount.seconds(Int64(config.requestHeadTimeoutSeconds))
-        let app = Application(
+        var app = Application(
             router: router,
             server: HTTPServerBuilder { [gateway, config] responder in
                 HTTPAndWebSocketChannel(
@@ -215,6 +215,9 @@ public struct SwitchboardApplication: Sendable {
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
+        // The HTTP server (and the WebSockets on it) accepts only once this node listens to the
+        // others: its first clients would miss what is relayed to them before.
+        app.beforeServerStarts { [nodeLink] in await nodeLink?.waitUntilListening(limit: .seconds(10)) }
         let drainTime = Duration.seconds(config.shutdownDrainSeconds)
         let queues = (pushQueues + [background]).map { queue in
             ServiceGroupConfiguration.ServiceConfiguration(service: WorkQueueService(queue: queue, drainTime: drainTime, logger: logger))
@@ -226,9 +229,7 @@ public struct SwitchboardApplication: Sendable {
         return ServiceGroup(
             configuration: .init(
                 services: storeService + linkService + queues + [
-                    .init(service: ServiceStartingLater(service: app) { [nodeLink] in
-                        await nodeLink?.waitUntilListening(limit: .seconds(10))
-                    }),
+                    .init(service: app),
                     // Without a hooks folder there is nothing to watch: its end must not end the server.
                     .init(service: scriptService, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
                     .init(service: KeywordListService(filter: keywordFilter, logger: logger), successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
