@@ -5,7 +5,7 @@ import Testing
 
 /// The provider token is kept while Apple accepts it and renewed before it expires (an
 /// hour), never more often than Apple allows (every 20 minutes).
-@Suite struct APNsAuthTokenTests {
+@Suite(.storeBlind) struct APNsAuthTokenTests {
     @Test func theTokenIsKeptFor50MinutesThenRenewed() throws {
         let key = P256.Signing.PrivateKey()
         let token = try APNsAuthToken(pem: key.pemRepresentation, keyID: "KEY123", teamID: "TEAM123")

@@ -5,7 +5,7 @@ import Testing
 
 /// Writes that share a transaction: each commits or fails on its own, and its caller hears
 /// back only once it is on disk.
-@Suite struct BatchedWriterTests {
+@Suite(.storeBlind) struct BatchedWriterTests {
     private func pool() throws -> DatabasePool {
         let path = TestServer.temporaryDirectory() + "/batched.sqlite"
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -7,7 +7,7 @@ import Testing
 
 @testable import SwitchboardCLI
 
-@Suite struct ConfigAndCLITests {
+@Suite(.storeBlind) struct ConfigAndCLITests {
     private func write(_ yaml: String) throws -> String {
         let path = TestServer.temporaryDirectory() + "/switchboard.yaml"
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)

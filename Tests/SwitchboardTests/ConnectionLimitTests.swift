@@ -7,7 +7,7 @@ import Glibc
 
 /// Connections that stop reading, go quiet or never finish their request are closed; a
 /// shutdown does not wait on clients that do not answer.
-@Suite struct ConnectionLimitTests {
+@Suite(.storeBlind) struct ConnectionLimitTests {
     /// Sends `slow` 4 KB messages from `sender` until `watcher` sees `slow` offline, or
     /// `limit` messages have gone; returns whether it went offline.
     private func flood(

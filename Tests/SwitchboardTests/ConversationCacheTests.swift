@@ -5,7 +5,7 @@ import Testing
 
 /// The store keeps conversations in memory; what it hands out must always be what was last
 /// committed.
-@Suite struct ConversationCacheTests {
+@Suite(.storeBlind) struct ConversationCacheTests {
     private func conversation(_ id: String = Identifiers.conversationID(), members: [String] = ["alice", "bob"], lastMessageAt: Int64? = nil) -> Conversation {
         Conversation(
             id: id, kind: .normal, name: nil, creator: "alice", members: members, attributes: [:], uniqueKey: nil,

@@ -4,7 +4,7 @@ import Testing
 @testable import SwitchboardHooks
 
 /// The one task that runs every budget's deadline.
-@Suite(.timeLimit(.minutes(1))) struct DeadlinesTests {
+@Suite(.storeBlind, .timeLimit(.minutes(1))) struct DeadlinesTests {
     private let deadlines = Deadlines()
     /// The names of the actions, as they ran.
     private let ran: AsyncStream<String>

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The data folder on a small file system of its own (tmpfs; needs root to mount).
-@Suite(.enabled(if: getuid() == 0, "mounting a small file system needs root"))
+@Suite(.storeBlind, .enabled(if: getuid() == 0, "mounting a small file system needs root"))
 struct DiskFullTests {
     private func mountSmallFileSystem(megabytes: Int) throws -> String {
         let path = TestServer.temporaryDirectory()

@@ -5,7 +5,7 @@ import SwitchboardJSON
 import Testing
 
 /// The shipped examples load, and answer their sample payloads as their comments promise.
-@Suite struct ExampleScriptTests {
+@Suite(.storeBlind) struct ExampleScriptTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
 
     private func run(_ script: String, _ point: HookPoint, params: JSONValue? = nil) async throws -> JSONValue {

@@ -2,7 +2,7 @@ import Foundation
 import SwitchboardWire
 import Testing
 
-@Suite struct FrameCodecTests {
+@Suite(.storeBlind) struct FrameCodecTests {
     private var sample: GenericCommand {
         var command = GenericCommand()
         command.cmd = .direct

@@ -4,7 +4,7 @@ import Testing
 
 /// The fuzzer's seeds and kept findings, replayed through its checks on every test run
 /// (`scripts/fuzz` runs the fuzzer itself).
-@Suite struct FuzzCorpusTests {
+@Suite(.storeBlind) struct FuzzCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz/corpus").path
 

@@ -5,7 +5,7 @@ import SwitchboardHooks
 import SwitchboardJSON
 import Testing
 
-@Suite struct HookPipelineTests {
+@Suite(.storeBlind) struct HookPipelineTests {
     /// Tests of budgets set their own; the others get a budget no loaded machine reaches,
     /// so that a handler's result is never dropped for a late wake-up.
     private func pipeline(settings: HookSettings = HookSettings(defaultBudget: .seconds(60)), _ plugins: [any SwitchboardPlugin]) -> HookPipeline {

@@ -4,7 +4,7 @@ import Testing
 
 /// What a hook may return is held to what a client may send: content size, recipients that
 /// are members, a push payload APNs and FCM take.
-@Suite struct HookResultBoundsTests {
+@Suite(.storeBlind) struct HookResultBoundsTests {
     @Test func contentAHookWritesIsHeldToTheClientsLimit() async throws {
         let server = try await TestServer.start(scripts: ["grow.js": """
             AV.Cloud.onIMMessageReceived((request) => {

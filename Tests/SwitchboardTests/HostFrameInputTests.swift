@@ -4,7 +4,7 @@ import Testing
 
 /// The frames between the server and its script hosts, read through a real pipe in pieces of
 /// whatever size the pipe hands over.
-@Suite struct HostFrameInputTests {
+@Suite(.storeBlind) struct HostFrameInputTests {
     private func pipeEnds() throws -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)

@@ -9,7 +9,7 @@ import Testing
 /// Scripts written to hurt: what JavaScriptCore's time limit cannot stop in-process, memory
 /// bombs, and loops that would hold the workers. Each is contained by killing its script
 /// host and, when it keeps at it, unloading it.
-@Suite struct HostileScriptTests {
+@Suite(.storeBlind) struct HostileScriptTests {
     private let directory = TestServer.temporaryDirectory()
 
     private func library(

@@ -4,7 +4,7 @@ import Testing
 
 /// The hand-written JSON reader and writer, checked against Foundation's coders, which they
 /// replaced and must agree with.
-@Suite struct JSONTextTests {
+@Suite(.storeBlind) struct JSONTextTests {
     static let documents = [
         #"{"_lctype":-1,"_lctext":"well darn it, see you at noon","_lcattrs":{"mood":"cheerful","n":[1,2.5,-0.125,1e21,true,false,null]}}"#,
         #"["a/b","tab\there","quote \" and \\ backslash","line\nbreak","\u0001\u001f","é漢字🙂","\ud83d\ude00"]"#,

@@ -2,7 +2,7 @@ import SwitchboardHooks
 import Testing
 
 /// The keyword filter's matcher: every keyword found in one pass, runs masked once.
-@Suite struct KeywordMatcherTests {
+@Suite(.storeBlind) struct KeywordMatcherTests {
     @Test func masksEveryKeywordWhereverItStands() {
         let matcher = KeywordMatcher(keywords: ["he", "she", "hers", "his"], ignoresCase: false)
         #expect(matcher.masked("ushers") == "u***")

@@ -11,7 +11,7 @@ import Testing
 
 /// LeanEngine cloud code as real projects write it: `require('leanengine')`, callback-style
 /// handlers, ordinary cloud functions and storage classes beside the IM hooks.
-@Suite struct LeanEngineScriptTests {
+@Suite(.storeBlind) struct LeanEngineScriptTests {
     private func load(_ source: String, env: [String: String] = [:]) throws(ScriptError) -> ScriptContext {
         try ScriptContext(source: source, file: "cloud.js", budget: .milliseconds(200), env: env)
     }

@@ -2,7 +2,7 @@ import Foundation
 import SwitchboardWire
 import Testing
 
-@Suite struct MalformedInputTests {
+@Suite(.storeBlind) struct MalformedInputTests {
     @Test func garbageFramesGet4114AndTheConnectionLivesOn() async throws {
         let server = try await TestServer.start()
         let client = try await server.login("alice")

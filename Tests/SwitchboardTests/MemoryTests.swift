@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Resident memory of a server process under connection churn.
-@Suite struct MemoryTests {
+@Suite(.storeBlind) struct MemoryTests {
     private func churn(_ count: Int, port: Int) async throws {
         for _ in 0..<count {
             let client = try await TestClient.connect(port: port)

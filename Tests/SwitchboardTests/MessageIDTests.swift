@@ -3,7 +3,7 @@ import SwitchboardCore
 import Testing
 
 /// Message ids keep LeanCloud's shape, never repeat, and sort by the time they were made.
-@Suite struct MessageIDTests {
+@Suite(.storeBlind) struct MessageIDTests {
     @Test func idsAreDistinctAndInLeanCloudsShape() {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         let ids = (0..<100_000).map { _ in Identifiers.messageID() }

@@ -5,7 +5,7 @@ import Testing
 
 /// ES module syntax: the lexer under it, the scan of module specifiers the server uses to
 /// find a project's packages, and `import`/`export` run through the CommonJS loader.
-@Suite struct ModuleSyntaxTests {
+@Suite(.storeBlind) struct ModuleSyntaxTests {
     // MARK: Lexer
 
     /// Each token's kind and text.

@@ -7,7 +7,7 @@ import Testing
 /// Node's core modules in hook scripts: what cloud code calls answers as in Node (the
 /// expected values are real Node's, in NodeAnswers), the modules load under both names and
 /// from vendored packages, and the natives behind them stay out of the scripts' reach.
-@Suite struct NodeModulesTests {
+@Suite(.storeBlind) struct NodeModulesTests {
     private func load(_ source: String) throws(ScriptError) -> ScriptContext {
         try ScriptContext(source: source, file: "cloud.js", budget: .seconds(1))
     }

@@ -10,7 +10,7 @@ import Testing
 @testable import SwitchboardServer
 
 /// Hooks answered by a LeanEngine app over HTTP, as LeanCloud called them.
-@Suite struct RemoteHookTests {
+@Suite(.storeBlind) struct RemoteHookTests {
     /// An app's hooks as its developers wrote them for LeanCloud, in LeanCloud's own SDK.
     private static let cloud = """
         @engine.define

@@ -3,7 +3,7 @@ import SwitchboardServer
 import Testing
 
 /// `Retry-After` as RFC 9110 writes it: seconds, or an HTTP date in any of its three forms.
-@Suite struct RetryAfterHeaderTests {
+@Suite(.storeBlind) struct RetryAfterHeaderTests {
     /// Sun, 06 Nov 1994 08:49:37 GMT, RFC 9110's example.
     private static let example = Date(timeIntervalSince1970: 784_111_777)
 

@@ -4,7 +4,7 @@ import Testing
 @testable import SwitchboardJS
 
 /// The sandbox, straight on JavaScriptCore.
-@Suite struct ScriptContextTests {
+@Suite(.storeBlind) struct ScriptContextTests {
     private func load(_ source: String, budget: Duration = .milliseconds(200)) throws(ScriptError) -> ScriptContext {
         try ScriptContext(source: source, file: "test.js", budget: budget)
     }

@@ -7,7 +7,7 @@ import Testing
 
 /// `AV.Cloud.httpRequest` and `fetch`: off unless `hooks.http.allow` lists the host, made by
 /// the server, ended by the call's budget, capped in size.
-@Suite struct ScriptHTTPTests {
+@Suite(.storeBlind) struct ScriptHTTPTests {
     /// A service on loopback that hook scripts call.
     private static func service() async throws -> LocalHTTPServer {
         let router = Router()

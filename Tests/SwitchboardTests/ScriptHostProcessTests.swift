@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SwitchboardJS
 
-@Suite struct ScriptHostProcessTests {
+@Suite(.storeBlind) struct ScriptHostProcessTests {
     /// SwiftNIO accepts sockets without close-on-exec. A host that inherited one kept the
     /// client connected after the server closed it (found as a connection the request-head
     /// deadline could not close while a test's script hosts started).

@@ -7,7 +7,7 @@ import Testing
 @testable import SwitchboardJS
 
 /// Scripts loaded from a folder into the pipeline, reloaded as files change.
-@Suite struct ScriptLibraryTests {
+@Suite(.storeBlind) struct ScriptLibraryTests {
     private let directory = TestServer.temporaryDirectory()
 
     private func library(

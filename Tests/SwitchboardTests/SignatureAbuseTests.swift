@@ -4,7 +4,7 @@ import SwitchboardWire
 import Testing
 
 /// Signatures as an attacker would reuse or bend them.
-@Suite struct SignatureAbuseTests {
+@Suite(.storeBlind) struct SignatureAbuseTests {
     let now = Int64(Date().timeIntervalSince1970)
 
     @Test func aLoginSignatureOpensOneSessionOnly() async throws {

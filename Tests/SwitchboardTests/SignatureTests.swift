@@ -2,7 +2,7 @@ import SwitchboardCore
 import Testing
 
 /// Expected digests computed independently with Python's hmac module.
-@Suite struct SignatureTests {
+@Suite(.storeBlind) struct SignatureTests {
     let signature = Signature(appID: "app1", masterKey: "master")
 
     @Test func loginSignsAppClientEmptyTimestampNonce() {

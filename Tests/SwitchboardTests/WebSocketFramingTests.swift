@@ -5,7 +5,7 @@ import Testing
 /// The WebSocket protocol under LeanCloud's: control frames, fragments, the close
 /// handshake, and a client that sends without waiting. Spoken byte by byte (`RawWebSocket`)
 /// on a thread of its own, since its reads block.
-@Suite struct WebSocketFramingTests {
+@Suite(.storeBlind) struct WebSocketFramingTests {
     private static let codec = FrameCodec(subprotocol: .protobuf3)
 
     private static func echo(serial: Int32) -> [UInt8] {

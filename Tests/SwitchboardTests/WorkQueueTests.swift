@@ -5,7 +5,7 @@ import SwitchboardHooks
 import Testing
 
 /// The bounded queue behind the work that follows replies.
-@Suite struct WorkQueueTests {
+@Suite(.storeBlind) struct WorkQueueTests {
     private final class Tally: Sendable {
         let done = Mutex(0)
         var count: Int { done.withLock { $0 } }
