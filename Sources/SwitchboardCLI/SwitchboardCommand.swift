@@ -14,7 +14,7 @@ public struct SwitchboardCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "An instant-messaging server that speaks LeanCloud's realtime protocol.",
-        subcommands: [Serve.self, HooksCommand.self, LeanCloudCommand.self],
+        subcommands: [Serve.self, HooksCommand.self, LeanCloudCommand.self, ConfigCommand.self],
         defaultSubcommand: Serve.self
     )
 
