@@ -36,7 +36,9 @@ struct ConfigCheck: ParsableCommand {
     var config: String?
 
     func run() throws {
-        _ = try ServerConfig.load(explicitPath: config)
-        print("\(config ?? ServerConfig.defaultPath): ok")
+        let path = config ?? ServerConfig.defaultPath
+        guard config != nil || FileManager.default.fileExists(atPath: path) else { return print("no \(path): the defaults apply") }
+        _ = try ServerConfig.load(path: path)
+        print("\(path): ok")
     }
 }
