@@ -41,6 +41,16 @@ import Testing
         #expect(Set(paths).count == paths.count, "a key declared twice")
     }
 
+    /// A property of `ServerConfig` is a setting of the file: one no declaration sets could
+    /// not be configured, nor would the reference list it.
+    @Test func everyPropertyIsSetByADeclaration() {
+        // `\ServerConfig.hooks.points` describes itself so; its first name is the property.
+        let declared = Set(ServerConfig.settings.flatMap(\.properties).map { "\($0)".split(separator: ".")[1] })
+        let properties = Mirror(reflecting: ServerConfig()).children.compactMap(\.label)
+        #expect(properties.count > 40)
+        #expect(properties.filter { !declared.contains(Substring($0)) } == [])
+    }
+
     /// The shipped config loads with no unknown key (`ConfigAndCLITests`); its keys that are
     /// commented out, examples of what may be set, are declared too.
     @Test func theShippedConfigsCommentedOutKeysAreDeclared() throws {

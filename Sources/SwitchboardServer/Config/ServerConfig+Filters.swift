@@ -9,7 +9,7 @@ extension ServerConfig {
             .field("file", "one word a line; read again when saved", defaults, \.file),
             .field("ignoreCase", "whether case is ignored", defaults, \.ignoresCase),
             .field("conversations", [ConversationKind].self, "all", "which kinds of conversation are filtered: `one-to-one`, `group`, `chat-room`"),
-        ]) { keywords, config in
+        ], sets: [\.keywordFilter]) { keywords, config in
             guard try keywords.read("enabled") ?? true else {
                 config.keywordFilter = nil
                 return
@@ -28,7 +28,7 @@ extension ServerConfig {
                 fields: [
                     .field("enabled", Bool.self, "`true` when the section is given", "`false` turns it off"),
                     .field("declared", "mapping", "none", "application type numbers and the fields each requires, as dotted paths (`2: [_lcattrs.orderId]`)"),
-                ]) { messageTypes, config in
+                ], sets: [\.messageTypes]) { messageTypes, config in
             guard try messageTypes.read("enabled") ?? true else {
                 config.messageTypes = nil
                 return

@@ -8,7 +8,7 @@ extension ServerConfig {
         Setting(section: "hooks.points", type: "mapping", default: "none", "per hook point (e.g. `_messageReceived`): its handlers' budget and failure policy", fields: [
             .field("<point>.budgetMs", Duration.self, "`hooks.budgetMs`", "time budget of the point's handler calls"),
             .field("<point>.onFailure", FailurePolicy.self, "`hooks.onFailure`", "what a failing handler there does"),
-        ]) { points, config in
+        ], sets: [\.hooks.points]) { points, config in
             for (name, policy) in try points.entries() {
                 config.hooks.points[try hookPoint(name, in: "hooks.points")] = try HookSettings.Policy(budget: policy.read("budgetMs"), failurePolicy: policy.read("onFailure"))
             }
@@ -21,7 +21,7 @@ extension ServerConfig {
             .field("<handler>.budgetMs", Duration.self, "the point's", "time budget of its calls"),
             .field("<handler>.onFailure", FailurePolicy.self, "the point's", "what its failure does"),
             .field("<handler>.enabled", Bool.self, "`true`", "`false` takes it out of every chain"),
-        ]) { handlers, config in
+        ], sets: [\.hooks.handlers]) { handlers, config in
             for (name, handler) in try handlers.entries() {
                 config.hooks.handlers[name] = try HookSettings.HandlerOverride(
                     priority: handler.read("priority"), policy: .init(budget: handler.read("budgetMs"), failurePolicy: handler.read("onFailure")),
@@ -44,7 +44,7 @@ extension ServerConfig {
             .field("maxConcurrent", "calls in flight at once; past that a call fails at once under its policy", defaults, \.maxConcurrent),
             .field("breaker.failures", "failures in a row after which calls fail fast for the cooldown, until one probe gets through", defaults, \.breakerFailures),
             .field("breaker.cooldownMs", "how long calls fail fast", defaults, \.breakerCooldown),
-        ]) { remote, config in
+        ], sets: [\.remoteEngines]) { remote, config in
             config.remoteEngines = try remote.list().map(remoteEngine)
             if Set(config.remoteEngines.map(\.name)).count < config.remoteEngines.count {
                 throw ConfigError("hooks.remote: two engines have the same name")
@@ -95,7 +95,7 @@ extension ServerConfig {
                     .field("appId", String.self, "`app.id`", "the app's id there"),
                     .field("masterKey", String.self, "required", "signs the calls: scripts have master rights there, as on LeanEngine"),
                     .field("timeoutMs", "a call not answered within this fails with 124", RemoteStorage(url: URL(fileURLWithPath: "/"), appID: "", masterKey: ""), \.timeout),
-                ]) { storage, config in
+                ], sets: [\.hookStorage]) { storage, config in
             guard let text = try storage.read("url", as: String.self), let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                   url.host?.isEmpty == false, url.query == nil, url.fragment == nil
             else {

@@ -12,7 +12,7 @@ extension ServerConfig {
                    defaults, \.postgresMaxConnections),
             .field("heartbeatSeconds", "how often this node tells the others it is alive; one silent for three times this is gone, with its sessions",
                    defaults, \.nodeHeartbeatSeconds),
-        ]) { postgres, config in
+        ], sets: [\.postgresURL, \.postgresMaxConnections, \.nodeHeartbeatSeconds]) { postgres, config in
             guard let url = try postgres.read("url", as: String.self) else { throw ConfigError("storage.postgres.url: a postgres:// URL") }
             do { try PostgresStore.checkURL(url) } catch { throw ConfigError("\(error)") }
             config.postgresURL = url

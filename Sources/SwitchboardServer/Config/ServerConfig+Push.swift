@@ -10,7 +10,7 @@ extension ServerConfig {
             .field("url", String.self, "none", "the webhook provider's http(s) URL"),
             .field("attempts", Int.self, "`5`", "webhook tries for a push"),
             .field("firstRetryMs", Duration.self, "`1000`", "the wait before the second try, doubling after each"),
-        ]) { push, config in
+        ], sets: [\.pushProvider]) { push, config in
             switch try push.read("provider", as: String.self) ?? "log" {
             case "log":
                 config.pushProvider = .log(file: try push.read("file"))
@@ -42,7 +42,7 @@ extension ServerConfig {
             .field("attempts", "tries for a push APNs answers 429 or 5xx, or gets no answer for", defaults, \.attempts),
             .field("firstRetryMs", "the wait after a failed connection, doubling after each", defaults, \.firstRetry),
             .field("busyRetryMs", "the wait after an answer that APNs is busy or failing", defaults, \.busyRetry),
-        ]) { apns, config in
+        ], sets: [\.apns]) { apns, config in
             config.apns = try apns.items.map(apnsSettings)
             let teams = config.apns.map(\.teamID)
             guard Set(teams).count == teams.count else { throw ConfigError("push.apns: each team once") }
@@ -88,7 +88,7 @@ extension ServerConfig {
             .field("trustRootsFile", String.self, "none", "PEM certificates to trust instead of the system's (a proxy, a test stand-in)"),
             .field("attempts", "tries for a push FCM answers 429 or 5xx", defaults, \.attempts),
             .field("firstRetryMs", "the wait before the second try, doubling after each", defaults, \.firstRetry),
-        ]) { fcm, config in
+        ], sets: [\.fcm]) { fcm, config in
             guard let file = try fcm.read("serviceAccountFile", as: String.self) else { throw ConfigError("push.fcm: serviceAccountFile is required") }
             guard FileManager.default.isReadableFile(atPath: file) else { throw ConfigError("push.fcm.serviceAccountFile: cannot read \(file)") }
             var settings = FCMSettings(serviceAccountFile: file)

@@ -31,7 +31,7 @@ enum VendorPush {
             .field("trustRootsFile", String.self, "none", "PEM certificates to trust instead of the system's (a proxy, a test stand-in)"),
             .field("attempts", "tries for a push the maker answers \"later\" (busy, rate limited, 5xx)", common, \.attempts),
             .field("firstRetryMs", "the wait before the second try, doubling after each", common, \.firstRetry),
-        ]) { accounts, config in
+        ], sets: [property]) { accounts, config in
             let settings = try accounts.items.map { account in
                 var settings = try Account.settings(account)
                 settings.common.profile = try account.read("profile")

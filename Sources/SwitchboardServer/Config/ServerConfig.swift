@@ -6,8 +6,10 @@ import SwitchboardStore
 
 /// The server's configuration: the YAML file in `config/`, then command-line overrides.
 /// Every key is optional in the file; what is missing keeps the default shown here. Each
-/// property the file sets is declared once in `ServerConfig.settings` (its key, what it does,
-/// its checks), which reads the file and makes the configuration reference.
+/// property is declared once in `ServerConfig.settings` (its key, what it does, its checks),
+/// which reads the file and makes the configuration reference. A new setting is its property
+/// here and its line there; then `switchboard config reference --update docs/configuration.md`
+/// (a test fails until the reference is regenerated, and one when a property has no line).
 public struct ServerConfig: Sendable, Equatable {
     public var host = "127.0.0.1"
     public var port = 3000

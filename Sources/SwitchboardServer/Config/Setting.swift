@@ -15,13 +15,16 @@ struct Setting {
 
     /// The keys, the first the setting's own: a section's fields follow it.
     let keys: [Key]
+    /// The properties of `ServerConfig` it sets, so that a test finds a property none sets.
+    let properties: [PartialKeyPath<ServerConfig>]
     /// Reads the setting's keys from the file's top mapping into `config`; keys left out keep
     /// what `config` has.
     let read: (ConfigValue, inout ServerConfig) throws -> Void
 
     /// A section with its own shape: `read` is given the section's value when the file has it.
     init(section path: String, type: String, default defaultValue: String, _ summary: String, fields: [Key] = [],
-         read: @escaping (ConfigValue, inout ServerConfig) throws -> Void) {
+         sets properties: [PartialKeyPath<ServerConfig>], read: @escaping (ConfigValue, inout ServerConfig) throws -> Void) {
+        self.properties = properties
         keys = [Key(path: path, type: type, defaultValue: defaultValue, summary: summary)]
             + fields.map { Key(path: path + "." + $0.path, type: $0.type, defaultValue: $0.defaultValue, summary: $0.summary) }
         let location = path.replacingOccurrences(of: "[]", with: "")
@@ -32,7 +35,8 @@ struct Setting {
 
     /// Keys of `section` read together (`push.provider` and its provider's keys): `read` is
     /// given the section's value when the file has it.
-    init(keysOf section: String, _ fields: [Key], read: @escaping (ConfigValue, inout ServerConfig) throws -> Void) {
+    init(keysOf section: String, _ fields: [Key], sets properties: [PartialKeyPath<ServerConfig>], read: @escaping (ConfigValue, inout ServerConfig) throws -> Void) {
+        self.properties = properties
         keys = fields.map { Key(path: section + "." + $0.path, type: $0.type, defaultValue: $0.defaultValue, summary: $0.summary) }
         self.read = { file, config in
             if let value = file.value(at: section) { try read(value, &config) }
@@ -51,6 +55,7 @@ struct Setting {
     init<Value>(_ path: String, _ property: WritableKeyPath<ServerConfig, Value>, _ summary: String, type: String, default shownDefault: String,
                 read: @escaping (ConfigValue) throws -> Value, problem: ((Value) -> String?)? = nil) {
         keys = [Key(path: path, type: type, defaultValue: shownDefault, summary: summary)]
+        properties = [property]
         self.read = { file, config in
             guard let given = file.value(at: path) else { return }
             let value = try read(given)
