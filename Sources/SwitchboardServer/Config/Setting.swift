@@ -43,7 +43,7 @@ struct Setting {
         }
     }
 
-    /// A setting read into one property of `ServerConfig`, whose default is the reference's.
+    /// A setting read into one property of `ServerConfig`; the reference shows the property's default.
     /// `problem` says what is wrong with a value the server cannot run with (nil when fine).
     init<Value: ConfigReadable>(_ path: String, _ property: WritableKeyPath<ServerConfig, Value>, _ summary: String,
                                 default shownDefault: String? = nil, problem: ((Value) -> String?)? = nil) {
