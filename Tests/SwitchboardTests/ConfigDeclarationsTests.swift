@@ -5,7 +5,7 @@ import Testing
 
 /// The settings declared once (`ServerConfig.settings`): the file's keys are checked against
 /// them, and the reference in `docs/configuration.md` is made from them.
-@Suite struct ConfigDeclarationsTests {
+@Suite(.storeBlind) struct ConfigDeclarationsTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
 
     @Test func aKeyNoSettingDeclaresIsAnErrorNamingTheNearestKnownOne() throws {
