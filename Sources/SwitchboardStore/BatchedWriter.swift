@@ -15,13 +15,14 @@ import Synchronization
 /// checkpoints keep failing for want of room to grow the database, and the disk fills again.
 /// Until that checkpoint succeeds, writes fail as the full disk made them fail.
 final class BatchedWriter: Sendable {
-    private let pool: DatabasePool
-    private let fileGuard: DatabaseFileGuard
+    private let database: any DatabaseWriter
+    /// Nil for a database in memory.
+    private let fileGuard: DatabaseFileGuard?
     private let state = Mutex<(queued: [any BatchedWrite], draining: Bool)>(([], false))
     private let diskWasFull = Atomic<Bool>(false)
 
-    init(pool: DatabasePool, fileGuard: DatabaseFileGuard) {
-        self.pool = pool
+    init(database: any DatabaseWriter, fileGuard: DatabaseFileGuard?) {
+        self.database = database
         self.fileGuard = fileGuard
     }
 
@@ -45,13 +46,13 @@ final class BatchedWriter: Sendable {
             }
             guard !jobs.isEmpty else { return }
             do {
-                try fileGuard.check()
+                try fileGuard?.check()
                 if diskWasFull.load(ordering: .relaxed) {
-                    _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+                    _ = try await database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
                     diskWasFull.store(false, ordering: .relaxed)
                 }
                 let failures = try await run(jobs)
-                try fileGuard.check()
+                try fileGuard?.check()
                 if failures.contains(where: Self.isDiskFull) { diskWasFull.store(true, ordering: .relaxed) }
                 for job in jobs { job.finish(committing: nil) }
             } catch {
@@ -64,14 +65,14 @@ final class BatchedWriter: Sendable {
     /// Runs the jobs in one transaction and returns the errors of those that failed.
     private func run(_ jobs: [any BatchedWrite]) async throws -> [any Error] {
         do {
-            return try await pool.write { db in
+            return try await database.write { db in
                 for job in jobs {
                     if job.run(db, inSavepoint: false) != nil { throw OneWriteFailed() }
                 }
                 return []
             }
         } catch is OneWriteFailed {
-            return try await pool.write { db in
+            return try await database.write { db in
                 jobs.compactMap { $0.run(db, inSavepoint: true) }
             }
         }

@@ -60,14 +60,14 @@ extension SQLiteStore: DocumentStore {
     }
 
     public func classNames() async throws -> [String] {
-        try await pool.read { db in
+        try await database.read { db in
             try String.fetchAll(db, sql: DocumentStoreSQL.classNames)
         }
     }
 
     public func documents(in className: String, ids: [String]) async throws -> [StoredDocument] {
         guard !ids.isEmpty else { return [] }
-        return try await pool.read { db in
+        return try await database.read { db in
             var found: [StoredDocument] = []
             for start in stride(from: 0, to: ids.count, by: Self.maxListLength) {
                 let chunk = Array(ids[start..<min(start + Self.maxListLength, ids.count)])
@@ -81,7 +81,7 @@ extension SQLiteStore: DocumentStore {
     }
 
     public func documents(in className: String, field: String, indexKeys keys: [String], afterID: String?, limit: Int) async throws -> [StoredDocument] {
-        try await pool.read { db in
+        try await database.read { db in
             // Each key's ids come in order from the primary key; merged, the first `limit`.
             var ids = Set<String>()
             for key in Set(keys) {
@@ -127,7 +127,7 @@ extension SQLiteStore: DocumentStore {
         }
         arguments += [limit]
         let bound = arguments
-        return try await pool.read { db in
+        return try await database.read { db in
             try Row.fetchAll(db, cachedSQL: sql, arguments: bound).map(RowMapping.document)
         }
     }

@@ -2,21 +2,46 @@ import Foundation
 import GRDB
 import SwitchboardCore
 
-/// `MessageStore` over one SQLite file in WAL mode: one writer, concurrent readers.
+/// `MessageStore` over SQLite: the server's is one file in WAL mode (one writer, concurrent
+/// readers); tests may use one in memory (`inMemory()`). Each role's methods are in a file
+/// of their own, as `PostgresStore`'s are.
 public final class SQLiteStore: MessageStore, Sendable {
     // `Sendable` is stated here: the roles, each conformed to in a file of its own, would
     // otherwise imply it there, and Swift takes a class's `Sendable` only in its own file.
 
-    let pool: DatabasePool
+    /// A pool on the server's file; a queue (one connection) in memory.
+    let database: any DatabaseWriter
     let writer: BatchedWriter
-    private let fileGuard: DatabaseFileGuard
+    /// Nil in memory, where there is no file to lose.
+    private let fileGuard: DatabaseFileGuard?
     /// Conversations with their members, read on every message sent.
     let cache = ConversationCache(capacity: 100_000)
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: path, configuration: Self.configuration)
+        // Once the pool has made the file: the guard remembers which file it is.
+        try self.init(database: pool, fileGuard: DatabaseFileGuard(path: path))
+    }
+
+    /// An empty store in memory, gone once released, for tests that need a store but not its
+    /// file. Its one connection serves reads and writes in turn, where the file's pool reads
+    /// beside the writer; what a caller sees of a committed write is the same.
+    public static func inMemory() throws -> SQLiteStore {
+        try SQLiteStore(database: DatabaseQueue(configuration: configuration), fileGuard: nil)
+    }
+
+    private init(database: any DatabaseWriter, fileGuard: DatabaseFileGuard?) throws {
+        self.database = database
+        self.fileGuard = fileGuard
+        writer = BatchedWriter(database: database, fileGuard: fileGuard)
+        try Migrations.migrator.migrate(database)
+        try database.write { try $0.execute(sql: HistoryIndex.create) }
+    }
+
+    private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
@@ -29,16 +54,12 @@ public final class SQLiteStore: MessageStore, Sendable {
             // so a burst does not keep its disk space for good.
             try db.execute(sql: "PRAGMA journal_size_limit = 16777216")
         }
-        pool = try DatabasePool(path: path, configuration: configuration)
-        fileGuard = DatabaseFileGuard(path: path)
-        writer = BatchedWriter(pool: pool, fileGuard: fileGuard)
-        try Migrations.migrator.migrate(pool)
-        try pool.write { try $0.execute(sql: HistoryIndex.create) }
+        return configuration
     }
 
     /// False once the database file was deleted or replaced under the running server:
     /// writes are then refused (see `DatabaseFileGuard`).
-    public var acceptsWrites: Bool { !fileGuard.isBroken }
+    public var acceptsWrites: Bool { fileGuard?.isBroken != true }
 
     // MARK: Helpers
 
@@ -53,7 +74,7 @@ public final class SQLiteStore: MessageStore, Sendable {
     /// a cooperative thread on the reader pool, and a few at once hung the server. This one
     /// is only ever the suspending kind.
     func read<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
-        try await pool.read(body)
+        try await database.read(body)
     }
 
     /// A list of `count` placeholders or more: lists are padded to a power of two (with

@@ -21,7 +21,7 @@ import Testing
 
     @Test func aFailingWriteLeavesTheOthersInItsBatch() async throws {
         let pool = try pool()
-        let writer = BatchedWriter(pool: pool, fileGuard: DatabaseFileGuard(path: pool.path))
+        let writer = BatchedWriter(database: pool, fileGuard: DatabaseFileGuard(path: pool.path))
         try await writer.write { try $0.execute(sql: "INSERT INTO item (id) VALUES (7)") }
         let holding = holdWriter(writer)
         try await Task.sleep(for: .milliseconds(50))
@@ -46,7 +46,7 @@ import Testing
 
     @Test func eachWriteIsCommittedWhenItsCallerHearsBack() async throws {
         let pool = try pool()
-        let writer = BatchedWriter(pool: pool, fileGuard: DatabaseFileGuard(path: pool.path))
+        let writer = BatchedWriter(database: pool, fileGuard: DatabaseFileGuard(path: pool.path))
         let holding = holdWriter(writer)
         try await Task.sleep(for: .milliseconds(50))
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -14,7 +14,7 @@ import Testing
     }
 
     private func store() throws -> SQLiteStore {
-        try SQLiteStore(path: TestServer.temporaryDirectory() + "/switchboard.sqlite")
+        try SQLiteStore.inMemory()
     }
 
     @Test func aReadThatBeganBeforeAWriteDoesNotFill() {
