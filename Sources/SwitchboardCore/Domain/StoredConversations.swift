@@ -8,9 +8,9 @@ import SwitchboardJSON
 /// export reads) bring those still alive too, with `temp` and `ttl`. Expired ones are never
 /// shown. A query it cannot run is a `StorageError` (102).
 public struct StoredConversations: IMClass {
-    let store: any MessageStore
+    let store: any ConversationStore
 
-    public init(store: any MessageStore) {
+    public init(store: any ConversationStore) {
         self.store = store
     }
 

@@ -6,9 +6,9 @@ import SwitchboardJSON
 /// registrationId, vendor, channels, badge, createdAt, updatedAt}`, the fields a device does
 /// not have left out; read-only here, since devices are saved through `/1.1/installations`.
 public struct StoredInstallations: IMClass {
-    let store: any MessageStore
+    let store: any PushDeviceStore
 
-    public init(store: any MessageStore) {
+    public init(store: any PushDeviceStore) {
         self.store = store
     }
 

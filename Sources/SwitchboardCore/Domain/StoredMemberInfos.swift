@@ -11,9 +11,9 @@ import SwitchboardJSON
 /// with managers (through the store's pages, keeping the `limit` smallest ids), and a query
 /// too, unless it names one conversation (`cid`).
 public struct StoredMemberInfos: IMClass {
-    let store: any MessageStore
+    let store: any ConversationStore
 
-    public init(store: any MessageStore) {
+    public init(store: any ConversationStore) {
         self.store = store
     }
 

@@ -10,7 +10,7 @@ enum ConversationSearch {
     static let maxSortKeys = 8
 
     /// The conversations a query can match, read by id or member when the query names them.
-    static func candidates(for whereDocument: JSONValue, ids named: [String], in store: any MessageStore) async throws -> [Conversation] {
+    static func candidates(for whereDocument: JSONValue, ids named: [String], in store: any ConversationStore) async throws -> [Conversation] {
         let ids = named + values(of: whereDocument["objectId"])
         if !ids.isEmpty { return try await store.conversations(ids: ids) }
         let members = values(of: whereDocument["m"])

@@ -23,7 +23,7 @@ struct DevicePushDelivery: Sendable {
     let service: String
     let attempts: Int
     let firstRetry: Duration
-    let store: any MessageStore
+    let store: any PushDeviceStore
     /// Bounded, dropping when full; run by a `WorkQueueService`.
     let queue: WorkQueue
     private let outcomes: [Outcome: Counter]
@@ -33,7 +33,7 @@ struct DevicePushDelivery: Sendable {
     /// - Parameter waitingRetries: how many pushes may wait to be tried again at once; a push
     ///   that would be one more is dropped.
     init(
-        service: String, attempts: Int, firstRetry: Duration, store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger,
+        service: String, attempts: Int, firstRetry: Duration, store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger,
         waitingRetries: Int = 10_000
     ) {
         self.service = service
