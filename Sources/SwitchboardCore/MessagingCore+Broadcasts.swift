@@ -31,8 +31,8 @@ extension MessagingCore {
         context.logger.info("broadcast sent", metadata: ["message": "\(message.id)", "conversation": "\(id)"])
         if let push {
             let payload = push.objectValue != nil ? push : ["alert": push]
-            await messages.background.submit { [context, messages, message] in
-                await Self.pushToEveryDevice(message, payload: payload, context: context, gateway: messages.push)
+            await sending.background.submit { [context, sending, message] in
+                await Self.pushToEveryDevice(message, payload: payload, context: context, gateway: sending.push)
             }
         }
         return message

@@ -1,37 +1,23 @@
-import Synchronization
 import SwitchboardJSON
 import SwitchboardWire
 
 /// What the app's own server does through the REST API that no client command does: send
 /// as anyone, run system conversations, read any history, kick clients.
 extension MessagingCore {
-    /// A message to a conversation from `from`, who need not be a member; the same path as a
-    /// client's send otherwise (hooks, storage, delivery, pushes). `toSender`: `from`'s
-    /// online devices get a copy, as LeanCloud does unless `no_sync`. `audience`: only these
-    /// clients receive and see it. Returns the message's id and server timestamp.
-    public func sendAsServer(
-        _ direct: DirectCommand, from: String, priority: MessagePriority?, toSender: Bool = true, audience: [String]? = nil
-    ) async throws -> (id: String, timestamp: Int64) {
-        var request = GenericCommand()
-        request.cmd = .direct
-        request.directMessage = direct
-        if let priority { request.priority = priority.rawValue }
-        let collected = CollectingOutbox()
-        _ = try await messages.send(request, from: from, on: Self.serverConnection(collected), byServer: true, toSender: toSender, audience: audience)
-        guard let ack = collected.first?.ackMessage else {
-            throw CommandError(.internalError, detail: "the send gave no ack")
-        }
-        return (ack.uid, ack.t)
+    /// Sends a message in the caller's name (see `MessageSending.send`): hooks, storage,
+    /// delivery, pushes. The app's server sends as anyone, member or not.
+    public func send(_ message: OutgoingMessage, by caller: Caller) async throws -> SentMessage {
+        try await sending.send(message, by: caller)
     }
 
     /// A system conversation's message to chosen clients, subscribers or not: only they
     /// receive it and see it in history (and the sender).
-    public func sendToSubscribers(
-        _ audience: [String], _ direct: DirectCommand, from: String, priority: MessagePriority?, toSender: Bool
-    ) async throws -> (id: String, timestamp: Int64) {
-        _ = try await systemConversation(direct.cid)
+    public func sendToSubscribers(_ audience: [String], _ message: OutgoingMessage, by caller: Caller) async throws -> SentMessage {
+        _ = try await systemConversation(message.conversationID)
         guard audience.allSatisfy(ClientID.isValid) else { throw CommandError(.conversationAPIFailed, detail: ClientID.rule) }
-        return try await sendAsServer(direct, from: from, priority: priority, toSender: toSender, audience: Array(Set(audience)).sorted())
+        var message = message
+        message.audience = Array(Set(audience)).sorted()
+        return try await sending.send(message, by: caller)
     }
 
     /// A new system conversation (LeanCloud's service conversation), without subscribers.
@@ -87,22 +73,7 @@ extension MessagingCore {
     /// A page of history (one conversation's, one sender's or the app's) for the app's
     /// server, oldest first, with the conversations its messages are in.
     public func history(_ query: HistoryQuery) async throws -> (messages: [Message], conversations: [String: Conversation]) {
-        var conversations: [String: Conversation] = [:]
-        if case .conversation(let id) = query.scope {
-            guard let conversation = try await context.store.conversation(id: id) else {
-                throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
-            }
-            conversations[id] = conversation
-        }
-        var query = query
-        query.limit = min(max(query.limit, 0), context.settings.maxHistoryLimit)
-        let page = query.limit == 0 ? [] : try await context.store.history(query)
-        if conversations.isEmpty {
-            for conversation in try await context.store.conversations(ids: Array(Set(page.map(\.conversationID)))) {
-                conversations[conversation.id] = conversation
-            }
-        }
-        return (page, conversations)
+        try await reading.page(query, by: .server(as: Self.serverClientID))
     }
 
     /// How many messages `clientID` has not read, in one conversation or in all of its.
@@ -150,26 +121,4 @@ extension MessagingCore {
             await context.deviceLeft(closed.device)
         }
     }
-}
-
-extension MessagingCore {
-    /// No WebSocket connection has this id (the gateway counts up from 1).
-    static let serverConnectionID: UInt64 = 0
-
-    /// The stand-in connection the server's own requests run on; `outbox` keeps what the
-    /// core answers on it.
-    static func serverConnection(_ outbox: CollectingOutbox = CollectingOutbox()) -> Connection {
-        Connection(id: serverConnectionID, outbox: outbox, remoteAddress: "server")
-    }
-}
-
-/// Keeps what the core writes to the server's stand-in connection: the `ack` of its send.
-final class CollectingOutbox: Outbox {
-    private let commands = Mutex<[GenericCommand]>([])
-
-    var first: GenericCommand? { commands.withLock { $0.first } }
-    func send(_ command: GenericCommand) { commands.withLock { $0.append(command) } }
-    var backlog: Int { 0 }
-    func close() {}
-    var isOpen: Bool { true }
 }

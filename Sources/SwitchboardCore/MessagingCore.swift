@@ -13,7 +13,9 @@ public final class MessagingCore: Sendable {
     /// The session tokens handed out at login, which the client REST API also takes.
     public let sessionTokens: SessionTokens
     let conversations: ConversationCommands
-    let messages: MessageCommands
+    let sending: MessageSending
+    private let messages: MessageCommands
+    let reading: MessageHistory
     private let history: HistoryCommands
     let editing: MessageEditing
     private let patches: PatchCommands
@@ -45,11 +47,13 @@ public final class MessagingCore: Sendable {
         sessions = SessionCommands(context: context, tokens: sessionTokens, delivery: delivery, hooks: clientHooks, wills: wills)
         conversations = ConversationCommands(context: context, notifier: Notifier(context: context), hooks: ConversationHooks(pipeline: hooks, background: background))
         let messageHooks = MessageHooks(pipeline: hooks, background: background, maxContentBytes: settings.maxContentBytes)
-        messages = MessageCommands(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
+        sending = MessageSending(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
+        messages = MessageCommands(sending: sending)
         editing = MessageEditing(context: context, hooks: messageHooks)
         patches = PatchCommands(editing: editing)
         receipts = ReceiptCommands(context: context)
-        history = HistoryCommands(context: context)
+        reading = MessageHistory(context: context)
+        history = HistoryCommands(reading: reading)
     }
 
     /// Brings in-memory state in line with the store; call once before serving.
@@ -179,7 +183,7 @@ public final class MessagingCore: Sendable {
         case (.conv, .maxRead): return try await receipts.maxRead(request, from: clientID)
         case (.ack, _): return try await receipts.acknowledge(request, from: clientID, on: connection)
         case (.patch, .modify): return try await patches.modify(request, from: clientID, on: connection)
-        case (.logs, _): return try await history.query(request, from: clientID)
+        case (.logs, _): return try await history.query(request, from: clientID, on: connection)
         case (.read, _): return try await receipts.read(request, from: clientID)
         default:
             throw CommandError(.unparseableRawMessage, detail: "unsupported command \(request.cmd)/\(request.op)")

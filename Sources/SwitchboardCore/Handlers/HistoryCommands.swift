@@ -1,36 +1,31 @@
 import Foundation
 import SwitchboardWire
 
-/// `logs`: a page of a conversation's history.
+/// `logs`: a page of a conversation's history (see `MessageHistory`).
 struct HistoryCommands: Sendable {
     static let defaultLimit = 20
 
-    let context: CoreContext
+    let reading: MessageHistory
 
-    func query(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
+    func query(_ request: GenericCommand, from clientID: String, on connection: Connection) async throws -> GenericCommand {
         let logs = request.logsMessage
-        guard logs.hasCid, let conversation = try await context.store.conversation(id: logs.cid) else {
-            throw CommandError(.conversationNotFound, detail: "no such conversation")
-        }
-        guard conversation.members.contains(clientID) else {
-            throw CommandError(.conversationLogRejected, detail: "\(clientID) is not a member of \(conversation.id)")
-        }
+        guard logs.hasCid else { throw CommandError(.conversationNotFound, detail: "no such conversation") }
         // The JS SDK sends the page size as `l`; `limit` is the newer name. 0 asks for nothing.
         let requested = logs.hasL ? Int(logs.l) : (logs.hasLimit ? Int(logs.limit) : Self.defaultLimit)
-        var reply = Replies.reply(to: request)
-        reply.logsMessage = LogsCommand()
-        guard requested > 0 else { return reply }
         let query = HistoryQuery(
-            scope: .conversation(conversation.id),
-            limit: min(requested, context.settings.maxHistoryLimit),
+            scope: .conversation(logs.cid),
+            limit: requested,
             direction: logs.direction == .new ? .newer : .older,
             start: logs.hasT ? .init(timestamp: logs.t, messageID: logs.hasMid ? logs.mid : nil, included: logs.tIncluded) : nil,
             end: logs.hasTt ? .init(timestamp: logs.tt, messageID: logs.hasTmid ? logs.tmid : nil, included: logs.ttIncluded) : nil,
-            messageType: logs.hasLctype ? logs.lctype : nil,
-            reader: clientID
+            messageType: logs.hasLctype ? logs.lctype : nil
         )
-        let page = try await context.store.history(query)
-        reply.logsMessage.logs = page.map { Self.logItem($0, conversation: conversation) }
+        let (page, conversations) = try await reading.page(query, by: .client(clientID, on: connection))
+        var reply = Replies.reply(to: request)
+        reply.logsMessage = LogsCommand()
+        if let conversation = conversations[logs.cid] {
+            reply.logsMessage.logs = page.map { Self.logItem($0, conversation: conversation) }
+        }
         return reply
     }
 

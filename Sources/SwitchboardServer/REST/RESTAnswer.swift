@@ -32,7 +32,7 @@ enum RESTAnswer {
     }
 
     /// To a message sent.
-    static func sent(_ message: (id: String, timestamp: Int64)) -> JSONValue {
+    static func sent(_ message: Message) -> JSONValue {
         ["msg-id": .string(message.id), "timestamp": .int(message.timestamp)]
     }
 

@@ -1,7 +1,6 @@
 import Hummingbird
 import SwitchboardCore
 import SwitchboardJSON
-import SwitchboardWire
 
 /// Messages: send as any client, read history (a conversation's, a client's, the app's),
 /// edit, recall and delete.
@@ -29,9 +28,9 @@ enum MessageRoutes {
             let messages = prefix + "/{conv_id}/messages"
             routes += [
                 RESTRoute(.post, messages, "Send a message as any client, member or not", body: sendFields, rateClass: .messages) { call in
-                    let (direct, priority) = try message(call, conversationID: call.path("conv_id"))
-                    let toSender = call.body["no_sync"]?.boolValue != true
-                    return RESTAnswer.sent(try await core.sendAsServer(direct, from: try call.string("from_client"), priority: priority, toSender: toSender))
+                    var message = try message(call, conversationID: call.path("conv_id"))
+                    message.toSender = call.body["no_sync"]?.boolValue != true
+                    return RESTAnswer.sent(try await core.send(message, by: .server(as: try call.string("from_client"))).message)
                 },
                 RESTRoute(.get, messages, "A conversation's messages, newest first", query: historyQuery) { call in
                     try await history(.conversation(call.path("conv_id")), call, core)
@@ -87,22 +86,19 @@ enum MessageRoutes {
         return [:]
     }
 
-    /// A send's fields as the `direct` command a client would send, with its priority.
-    static func message(_ call: RESTCall, conversationID: String) throws -> (DirectCommand, MessagePriority?) {
-        var direct = DirectCommand()
-        direct.cid = conversationID
-        direct.msg = try call.string("message")
-        if call.body["transient"]?.boolValue == true { direct.transient = true }
-        if call.body["mention_all"]?.boolValue == true { direct.mentionAll = true }
-        direct.mentionPids = (call.body["mention_client_ids"]?.arrayValue ?? []).compactMap { $0.stringValue }
-        if let push = call.body["push_data"] ?? call.body["push"] { direct.pushData = push.stringValue ?? push.jsonString }
-        var priority: MessagePriority?
+    /// The message a send's fields ask for.
+    static func message(_ call: RESTCall, conversationID: String) throws -> OutgoingMessage {
+        var message = OutgoingMessage(conversationID: conversationID, content: .text(try call.string("message")))
+        if call.body["transient"]?.boolValue == true { message.transient = true }
+        if call.body["mention_all"]?.boolValue == true { message.mentionAll = true }
+        message.mentionPids = (call.body["mention_client_ids"]?.arrayValue ?? []).compactMap { $0.stringValue }
+        if let push = call.body["push_data"] ?? call.body["push"] { message.pushData = push.stringValue ?? push.jsonString }
         if let named = call.body["priority"]?.stringValue {
             guard let known = ["high": MessagePriority.high, "normal": .normal, "low": .low][named.lowercased()] else {
                 throw RESTFailure(message: "priority is high, normal or low")
             }
-            priority = known
+            message.priority = known
         }
-        return (direct, priority)
+        return message
     }
 }

@@ -58,10 +58,9 @@ enum SystemConversationRoutes {
             ) { call in
                 let audience = try call.strings("to_clients")
                 guard audience.count <= maxAudience else { throw RESTFailure(message: "to_clients names at most \(maxAudience) clients") }
-                let (direct, priority) = try MessageRoutes.message(call, conversationID: call.path("conv_id"))
-                return RESTAnswer.sent(try await core.sendToSubscribers(
-                    audience, direct, from: try call.string("from_client"), priority: priority, toSender: call.body["no_sync"]?.boolValue != true
-                ))
+                var message = try MessageRoutes.message(call, conversationID: call.path("conv_id"))
+                message.toSender = call.body["no_sync"]?.boolValue != true
+                return RESTAnswer.sent(try await core.sendToSubscribers(audience, message, by: .server(as: try call.string("from_client"))).message)
             },
             RESTRoute(
                 .get, subscribers + "/{client_id}/messages", "What a subscriber sees: messages to every subscriber and to it, newest first",
@@ -84,8 +83,8 @@ enum SystemConversationRoutes {
                 body: [.string("from_client", required: true), .string("message", required: true), .stringOrObject("push")],
                 rateClass: .subscriberBroadcasts
             ) { call in
-                let (direct, _) = try MessageRoutes.message(call, conversationID: call.path("conv_id"))
-                return RESTAnswer.sent(try await core.sendAsServer(direct, from: try call.string("from_client"), priority: nil))
+                let message = try MessageRoutes.message(call, conversationID: call.path("conv_id"))
+                return RESTAnswer.sent(try await core.send(message, by: .server(as: try call.string("from_client"))).message)
             },
             RESTRoute(
                 .post, "/1.2/rtm/broadcasts", "Send a system conversation's message to every client, online now or logging in before valid_till",
@@ -100,11 +99,10 @@ enum SystemConversationRoutes {
                 guard validTill > now, validTill <= now + maxBroadcastValidity else {
                     throw RESTFailure(message: "valid_till is a time (milliseconds) within the next 30 days")
                 }
-                let sent = try await core.broadcast(
+                return RESTAnswer.sent(try await core.broadcast(
                     try call.string("message"), from: try call.string("from_client"), systemConversation: try call.string("conv_id"),
                     validTill: validTill, transient: call.body["transient"]?.boolValue == true, push: call.body["push"]
-                )
-                return RESTAnswer.sent((sent.id, sent.timestamp))
+                ))
             },
             RESTRoute(.get, "/1.2/rtm/broadcasts", "A system conversation's broadcasts still valid, oldest first", query: [
                 .string("conv_id", required: true), .integer("skip"), .integer("limit"),
