@@ -42,6 +42,28 @@ import Testing
         try await server.stop()
     }
 
+    /// The app's server is above the app's rules: a silenced member's message sent through
+    /// the REST API goes out, and the hooks see that it came from the server.
+    @Test func aSilencedMembersMessageSentByRESTGoesOutAndHooksSeeTheServer() async throws {
+        let recorder = RecordingPlugin()
+        let server = try await TestServer.start(plugins: [recorder])
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob"])
+        #expect(try await server.rest("POST", "/1.2/rtm/conversations/\(cid)/permanent-silenceds", body: ["client_ids": ["alice"]]).0 == 200)
+        #expect(try await alice.request(.text("hi", cid: cid)).ackMessage.code == 4563)
+
+        let (status, sent) = try await server.rest("POST", "/1.2/rtm/conversations/\(cid)/messages", body: [
+            "from_client": "alice", "message": "from the backend",
+        ])
+        #expect(status == 200)
+        #expect(try await bob.nextMessage().id == sent["msg-id"] as? String)
+        // Refused, alice's own send never reached the hook: this is the REST API's.
+        let received = try await recorder.params(of: .messageReceived)
+        #expect(received["fromPeer"] == "alice" && received["content"] == "from the backend" && received["sourceIP"] == "server")
+        try await server.stop()
+    }
+
     @Test func historyByRESTMatchesLogs() async throws {
         let server = try await TestServer.start()
         let alice = try await server.login("alice")
