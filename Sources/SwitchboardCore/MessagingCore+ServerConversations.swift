@@ -1,94 +1,47 @@
-import SwitchboardJSON
 import SwitchboardWire
 
-/// Conversations as the app's server manages them through the REST API. Each change runs
-/// the client command it stands for, in the server's name and above every role, so hooks
-/// fire and members are told exactly as when a client does it.
+/// The conversation operations (see `ConversationOperations`) for the core's front doors
+/// other than the WebSocket gateway: the REST API calls them as the app's server.
 extension MessagingCore {
     /// The name the server acts in where LeanCloud's REST API names no client: the
     /// creator of what it creates, the `initBy` of what it changes.
     public static let serverClientID = "system"
 
-    /// A change the server makes to a conversation.
-    public enum ServerConversationChange: Sendable {
-        case addMembers([String])
-        case removeMembers([String])
-        /// Name and attributes, as `conv/update` takes them (`attr.x`, `{"__op": "Delete"}`).
-        case update([String: JSONValue])
-        case silence([String], Bool)
-        /// Silences a member for some seconds; nil lifts it.
-        case silenceFor(String, seconds: Int64?)
-        case block([String], Bool)
-        case setRole(String, MemberRole)
-        case mute([String], Bool)
+    /// Starts a conversation or chat room, or with `unique` finds the one of the same members.
+    public func startConversation(_ new: NewConversation, by caller: Caller) async throws -> StartedConversation {
+        try await conversations.start(new, by: caller)
     }
 
-    /// A new conversation (or chat room, `transient`), through `conv/start`: its hooks and
-    /// `joined` notices. `creator` owns it; without one the server does. `unique` finds the
-    /// existing conversation of the same members instead.
-    public func createConversation(
-        creator: String?, members: [String], name: String?, attributes: [String: JSONValue], unique: Bool, transient: Bool
-    ) async throws -> Conversation {
-        var request = GenericCommand()
-        request.cmd = .conv
-        request.op = .start
-        request.convMessage.m = members
-        request.convMessage.unique = unique
-        request.convMessage.transient = transient
-        var attr = attributes
-        if let name { attr["name"] = .string(name) }
-        if !attr.isEmpty { request.convMessage.attr.data = JSONValue.object(attr).jsonString }
-        let reply = try await conversations.start(request, from: creator ?? Self.serverClientID, byServer: true)
-        return try await conversations.existingConversation(reply.convMessage.cid)
+    /// Adds members; those the conversation blocks are left out (4548) and listed in the result.
+    public func addMembers(_ change: MembershipChange, by caller: Caller) async throws -> MembershipResult {
+        try await conversations.add(change, by: caller)
     }
 
-    /// Applies `change` and returns the conversation as saved.
-    public func changeConversation(_ id: String, _ change: ServerConversationChange) async throws -> Conversation {
-        try await apply(change, to: id).conversation
+    public func removeMembers(_ change: MembershipChange, by caller: Caller) async throws -> MembershipResult {
+        try await conversations.remove(change, by: caller)
     }
 
-    /// Adds members and returns the conversation as saved with the clients left out and
-    /// why, as `conv/add` reports them in `failedPids` (4548 for those it blocks).
-    public func addMembers(_ clients: [String], to id: String) async throws -> (conversation: Conversation, failed: [ErrorCommand]) {
-        let (conversation, reply) = try await apply(.addMembers(clients), to: id)
-        return (conversation, reply?.convMessage.failedPids ?? [])
+    /// Changes the name and attributes.
+    public func updateConversation(_ update: ConversationUpdate, by caller: Caller) async throws -> UpdatedConversation {
+        try await conversations.update(update, by: caller)
     }
 
-    /// Runs `change` as the client command it stands for; the command's reply, nil for a
-    /// change that is no command.
-    private func apply(_ change: ServerConversationChange, to id: String) async throws -> (conversation: Conversation, reply: GenericCommand?) {
-        var request = GenericCommand()
-        request.cmd = .conv
-        request.convMessage.cid = id
-        switch change {
-        case .addMembers(let clients):
-            request.op = .add
-            request.convMessage.m = clients
-        case .removeMembers(let clients):
-            request.op = .remove
-            request.convMessage.m = clients
-        case .update(let changes):
-            request.op = .update
-            request.convMessage.attr.data = JSONValue.object(changes).jsonString
-        case .silence(let clients, let silenced):
-            request.op = silenced ? .addShutup : .removeShutup
-            request.convMessage.m = clients
-        case .block(let clients, let blocked):
-            request.cmd = .blacklist
-            request.op = blocked ? .block : .unblock
-            request.blacklistMessage.srcCid = id
-            request.blacklistMessage.toPids = clients
-        case .setRole(let clientID, let role):
-            request.op = .memberInfoUpdate
-            request.convMessage.info.pid = clientID
-            request.convMessage.info.role = role.rawValue
-        case .mute(let clients, let muted):
-            return (try await conversations.setMuted(muted, by: clients, conversationID: id), nil)
-        case .silenceFor(let clientID, let seconds):
-            return (try await conversations.silence(clientID, for: seconds, conversationID: id, by: Self.serverClientID), nil)
-        }
-        let reply = try await conversations.change(request, from: Self.serverClientID, byServer: true)
-        return (try await conversations.existingConversation(id), reply)
+    /// Mutes or unmutes a conversation for clients; returns it as saved.
+    public func setMuted(_ change: MuteChange, by caller: Caller) async throws -> Conversation {
+        try await conversations.setMuted(change, by: caller)
+    }
+
+    /// Gives a member a role; returns the conversation as saved.
+    public func setRole(_ change: RoleChange, by caller: Caller) async throws -> Conversation {
+        try await conversations.setRole(change, by: caller)
+    }
+
+    public func silence(_ change: SilenceChange, by caller: Caller) async throws -> ModerationResult {
+        try await conversations.silence(change, by: caller)
+    }
+
+    public func setBlocked(_ change: BlockChange, by caller: Caller) async throws -> ModerationResult {
+        try await conversations.setBlocked(change, by: caller)
     }
 
     /// The ids of the conversations that block `clientID`, in order.

@@ -12,7 +12,9 @@ public final class MessagingCore: Sendable {
     let sessions: SessionCommands
     /// The session tokens handed out at login, which the client REST API also takes.
     public let sessionTokens: SessionTokens
-    let conversations: ConversationCommands
+    let conversations: ConversationOperations
+    private let conversationCommands: ConversationCommands
+    private let conversationQueries: ConversationQueries
     let sending: MessageSending
     private let messages: MessageCommands
     let reading: MessageHistory
@@ -45,7 +47,9 @@ public final class MessagingCore: Sendable {
         clientHooks = ClientHooks(pipeline: hooks, background: background)
         sessionTokens = SessionTokens(masterKey: settings.masterKey)
         sessions = SessionCommands(context: context, tokens: sessionTokens, delivery: delivery, hooks: clientHooks, wills: wills)
-        conversations = ConversationCommands(context: context, notifier: Notifier(context: context), hooks: ConversationHooks(pipeline: hooks, background: background))
+        conversations = ConversationOperations(context: context, notifier: Notifier(context: context), hooks: ConversationHooks(pipeline: hooks, background: background))
+        conversationCommands = ConversationCommands(operations: conversations)
+        conversationQueries = ConversationQueries(operations: conversations)
         let messageHooks = MessageHooks(pipeline: hooks, background: background, maxContentBytes: settings.maxContentBytes)
         sending = MessageSending(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
         messages = MessageCommands(sending: sending)
@@ -171,14 +175,14 @@ public final class MessagingCore: Sendable {
         case (.session, .refresh): return sessions.refresh(request, clientID: clientID, on: connection)
         case (.session, .query): return await sessions.onlineStatus(request)
         case (.report, .upload): return try await sessions.report(request, clientID: clientID, on: connection)
-        case (.conv, .start): return try await conversations.start(request, from: clientID)
+        case (.conv, .start): return try await conversationCommands.start(request, from: clientID, on: connection)
         case (.conv, .add), (.conv, .remove), (.conv, .update), (.conv, .mute), (.conv, .unmute),
              (.conv, .memberInfoUpdate), (.conv, .addShutup), (.conv, .removeShutup), (.blacklist, .block), (.blacklist, .unblock):
-            return try await conversations.change(request, from: clientID)
-        case (.conv, .queryShutup): return try await conversations.silencedMembers(request, from: clientID)
-        case (.blacklist, .query): return try await conversations.blockedClients(request, from: clientID)
-        case (.conv, .query): return try await conversations.query(request, from: clientID)
-        case (.conv, .count): return try await conversations.count(request, from: clientID)
+            return try await conversationCommands.change(request, from: clientID, on: connection)
+        case (.conv, .queryShutup): return try await conversationQueries.silencedMembers(request, from: clientID)
+        case (.blacklist, .query): return try await conversationQueries.blockedClients(request, from: clientID)
+        case (.conv, .query): return try await conversationQueries.query(request, from: clientID)
+        case (.conv, .count): return try await conversationQueries.count(request, from: clientID)
         case (.direct, _): return try await messages.send(request, from: clientID, on: connection)
         case (.conv, .maxRead): return try await receipts.maxRead(request, from: clientID)
         case (.ack, _): return try await receipts.acknowledge(request, from: clientID, on: connection)

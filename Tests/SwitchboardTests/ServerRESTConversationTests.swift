@@ -51,6 +51,19 @@ import Testing
         try await server.stop()
     }
 
+    /// The creator the REST API names did not start the conversation itself: it hears
+    /// `joined` as the other members do.
+    @Test func aConversationCreatedByRESTTellsItsCreatorToo() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.login("alice")
+        let (status, created) = try await server.rest("POST", "/1.2/rtm/conversations", body: ["m": ["alice", "bob"], "c": "alice"])
+        #expect(status == 200)
+        let cid = try #require(created["objectId"] as? String)
+        let joined = try await alice.next("alice conv/joined") { $0.cmd == .conv && $0.op == .joined }
+        #expect(joined.convMessage.cid == cid && joined.convMessage.initBy == "alice")
+        try await server.stop()
+    }
+
     @Test func uniqueConversationsAndChatRoomsByREST() async throws {
         let server = try await TestServer.start()
         let first = try await server.rest("POST", "/1.2/rtm/conversations", body: ["m": ["alice", "bob"], "unique": true]).1["objectId"] as? String

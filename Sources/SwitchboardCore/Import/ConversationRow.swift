@@ -30,7 +30,7 @@ public enum ConversationRow {
             name: try row.optionalString("name"),
             // Conversations the app's server made through the REST API may name no creator.
             creator: try row.optionalString("c") ?? MessagingCore.serverClientID,
-            members: ConversationCommands.uniqued(members),
+            members: ConversationOperations.uniqued(members),
             attributes: row.fields.filter { !ConversationDocument.reservedKeys.contains($0.key) },
             uniqueKey: unique ? Conversation.uniqueKey(for: members, temporary: kind == .temporary) : nil,
             mutedBy: try row.strings("mu"),

@@ -18,13 +18,13 @@ enum RESTAnswer {
     /// `failedPids`. LeanCloud's REST docs do not say how it reports those; this is the
     /// SDKs' partial success (`conv/add`'s `failedPids`) in the REST API's words: each
     /// reason with its clients, `{"pids": [...], "code": 4548, "error": "..."}`.
-    static func added(_ conversation: Conversation, failed: [ErrorCommand]) -> JSONValue {
-        var answer = updated(conversation).objectValue ?? [:]
-        if !failed.isEmpty {
-            answer["failedPids"] = .array(failed.map { failure in
+    static func added(_ result: MembershipResult) -> JSONValue {
+        var answer = updated(result.conversation).objectValue ?? [:]
+        if !result.refused.isEmpty {
+            answer["failedPids"] = .array(result.refused.map { refusal in
                 [
-                    "pids": .array(failure.pids.map(JSONValue.string)), "code": .int(Int64(failure.code)),
-                    "error": .string(failure.detail.isEmpty ? failure.reason : failure.detail),
+                    "pids": .array(refusal.clients.map(JSONValue.string)), "code": .int(Int64(refusal.error.code.rawValue)),
+                    "error": .string(refusal.error.detail ?? refusal.error.code.reason),
                 ]
             })
         }

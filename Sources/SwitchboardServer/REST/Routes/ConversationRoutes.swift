@@ -74,20 +74,19 @@ enum ConversationRoutes {
                 .post, conversations + "/{conv_id}/members", "Add members; those the conversation blocks are left out, listed in failedPids",
                 body: [.strings("client_ids", required: true)]
             ) { call in
-                let (conversation, failed) = try await core.addMembers(try call.strings("client_ids"), to: call.path("conv_id"))
-                return RESTAnswer.added(conversation, failed: failed)
+                RESTAnswer.added(try await core.addMembers(membership(call), by: server))
             },
             RESTRoute(.delete, conversations + "/{conv_id}/members", "Remove members", body: [.strings("client_ids", required: true)]) { call in
-                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .removeMembers(try call.strings("client_ids"))))
+                RESTAnswer.updated(try await core.removeMembers(membership(call), by: server).conversation)
             },
             RESTRoute(.get, conversations + "/{conv_id}/mutes", "The members who muted a conversation") { call in
                 RESTAnswer.clients(try await core.conversation(call.path("conv_id")).mutedBy)
             },
             RESTRoute(.post, conversations + "/{conv_id}/mutes", "Mute a conversation for clients", body: [.strings("client_ids", required: true)]) { call in
-                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .mute(try call.strings("client_ids"), true)))
+                RESTAnswer.updated(try await core.setMuted(MuteChange(conversationID: call.path("conv_id"), clients: try call.strings("client_ids"), muted: true), by: server))
             },
             RESTRoute(.delete, conversations + "/{conv_id}/mutes", "Unmute a conversation for clients", body: [.strings("client_ids", required: true)]) { call in
-                RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .mute(try call.strings("client_ids"), false)))
+                RESTAnswer.updated(try await core.setMuted(MuteChange(conversationID: call.path("conv_id"), clients: try call.strings("client_ids"), muted: false), by: server))
             },
             RESTRoute(.get, chatrooms + "/{conv_id}/members", "The members of a chat room online now") { call in
                 let members = try await core.conversation(call.path("conv_id")).members
@@ -117,7 +116,8 @@ enum ConversationRoutes {
                 .put, prefix + "/{conv_id}", "Change the name and attributes (`attr.x` keys, `{\"__op\": \"Delete\"}`)", body: [.string("name")], moreFields: true
             ) { call in
                 guard call.body["m"] == nil else { throw RESTFailure(message: "members change through /members") }
-                return RESTAnswer.updated(try await core.changeConversation(call.path("conv_id"), .update(call.body)))
+                let update = ConversationUpdate(conversationID: call.path("conv_id"), changes: call.body)
+                return RESTAnswer.updated(try await core.updateConversation(update, by: server).conversation)
             })
             routes.append(RESTRoute(.delete, prefix + "/{conv_id}", "Delete a conversation with its history") { call in
                 try await core.deleteConversation(call.path("conv_id"))
@@ -127,16 +127,25 @@ enum ConversationRoutes {
         return routes
     }
 
+    /// The app's server, in the name LeanCloud's REST API gives it where it names no client.
+    static let server = Caller.server(as: MessagingCore.serverClientID)
+
     /// A conversation or chat room from a create request's body: `name`, `m` (members), `c`
-    /// (creator), `unique`, and its custom attributes.
+    /// (creator, who owns it; the server without one), `unique`, and its custom attributes.
     private static func create(_ call: RESTCall, core: MessagingCore, transient: Bool) async throws -> Conversation {
         var attributes = call.body
         for key in ["name", "m", "c", "unique"] { attributes.removeValue(forKey: key) }
-        let members = try call.body["m"] == nil ? [] : call.strings("m")
-        return try await core.createConversation(
-            creator: call.body["c"]?.stringValue, members: members, name: call.body["name"]?.stringValue,
-            attributes: attributes, unique: call.body["unique"]?.boolValue ?? false, transient: transient
+        if let name = call.body["name"]?.stringValue { attributes["name"] = .string(name) }
+        let new = NewConversation(
+            kind: transient ? .chatRoom : .conversation, members: try call.body["m"] == nil ? [] : call.strings("m"),
+            attributes: attributes, unique: call.body["unique"]?.boolValue ?? false
         )
+        return try await core.startConversation(new, by: .server(as: call.body["c"]?.stringValue ?? MessagingCore.serverClientID)).conversation
+    }
+
+    /// The clients of a members route.
+    private static func membership(_ call: RESTCall) throws -> MembershipChange {
+        MembershipChange(conversationID: call.path("conv_id"), clients: try call.strings("client_ids"))
     }
 
     /// A conversation as `_Conversation` has it.

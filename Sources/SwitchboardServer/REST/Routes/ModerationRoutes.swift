@@ -31,7 +31,7 @@ enum ModerationRoutes {
             },
             RESTRoute(.delete, infos + "/{info_id}", "Take a member's role away") { call in
                 let member = try await holder(call, core)
-                _ = try await core.changeConversation(call.path("conv_id"), .setRole(member, .member))
+                _ = try await core.setRole(RoleChange(conversationID: call.path("conv_id"), member: member, role: .member), by: ConversationRoutes.server)
                 return [:]
             },
         ]
@@ -49,23 +49,32 @@ enum ModerationRoutes {
             ]) { call in
                 let seconds = try call.number("ttl")
                 guard (1...maxSilenceSeconds).contains(seconds) else { throw RESTFailure(message: "ttl is 1 to \(maxSilenceSeconds) seconds") }
-                _ = try await core.changeConversation(call.path("conv_id"), .silenceFor(try call.string("client_id"), seconds: seconds))
+                _ = try await core.silence(
+                    SilenceChange(conversationID: call.path("conv_id"), clients: [try call.string("client_id")], action: .silenceFor(seconds: seconds)),
+                    by: ConversationRoutes.server
+                )
                 return [:]
             },
             RESTRoute(.delete, temporary, "Let a member silenced for a while speak again", query: [.string("client_id", required: true)]) { call in
-                _ = try await core.changeConversation(call.path("conv_id"), .silenceFor(try call.queryString("client_id"), seconds: nil))
+                _ = try await core.silence(
+                    SilenceChange(conversationID: call.path("conv_id"), clients: [try call.queryString("client_id")], action: .liftTimed), by: ConversationRoutes.server
+                )
                 return [:]
             },
         ] + clientList(
             path, core, summaries: ("Silenced members, a page at a time", "Silence members", "Let silenced members speak again"),
-            list: \.silenced, change: { .silence($0, $1) }
+            list: \.silenced, change: { id, clients, adding in
+                _ = try await core.silence(SilenceChange(conversationID: id, clients: clients, action: adding ? .silence : .lift), by: ConversationRoutes.server)
+            }
         )
     }
 
     private static func blacklist(_ prefix: String, _ core: MessagingCore) -> [RESTRoute] {
         clientList(
             prefix + "/{conv_id}/blacklists", core, summaries: ("Blocked clients, a page at a time", "Block clients: members among them leave", "Unblock clients"),
-            list: \.blocked, change: { .block($0, $1) }
+            list: \.blocked, change: { id, clients, adding in
+                _ = try await core.setBlocked(BlockChange(conversationID: id, clients: clients, blocked: adding), by: ConversationRoutes.server)
+            }
         )
     }
 
@@ -83,7 +92,8 @@ enum ModerationRoutes {
         ] + [(HTTPRequest.Method.post, "Block a conversation for a client: nobody adds it there", true), (.delete, "Unblock a conversation for a client", false)]
             .map { method, summary, blocking in
                 RESTRoute(method, path, summary, body: [.string("conv_id", required: true)]) { call in
-                    _ = try await core.changeConversation(try call.string("conv_id"), .block([call.path("client_id")], blocking))
+                    let change = BlockChange(conversationID: try call.string("conv_id"), clients: [call.path("client_id")], blocked: blocking)
+                    _ = try await core.setBlocked(change, by: ConversationRoutes.server)
                     return [:]
                 }
             }
@@ -93,7 +103,8 @@ enum ModerationRoutes {
     /// taken from (DELETE) with `client_ids`.
     private static func clientList(
         _ path: String, _ core: MessagingCore, summaries: (list: String, add: String, remove: String),
-        list: KeyPath<Conversation, [String]> & Sendable, change: @escaping @Sendable ([String], Bool) -> MessagingCore.ServerConversationChange
+        list: KeyPath<Conversation, [String]> & Sendable,
+        change: @escaping @Sendable (_ conversationID: String, _ clients: [String], _ adding: Bool) async throws -> Void
     ) -> [RESTRoute] {
         [
             RESTRoute(.get, path, summaries.list, query: [.integer("limit"), .string("next")]) { call in
@@ -101,7 +112,7 @@ enum ModerationRoutes {
             },
         ] + [(HTTPRequest.Method.post, summaries.add, true), (.delete, summaries.remove, false)].map { method, summary, adding in
             RESTRoute(method, path, summary, body: [.strings("client_ids", required: true)]) { call in
-                _ = try await core.changeConversation(call.path("conv_id"), change(try call.strings("client_ids"), adding))
+                try await change(call.path("conv_id"), try call.strings("client_ids"), adding)
                 return [:]
             }
         }
@@ -127,7 +138,7 @@ enum ModerationRoutes {
                 throw CommandError(.conversationOperationUnauthorized, detail: "\(conversation.creator) owns \(conversation.id) for good: the owner does not change")
             }
         } else {
-            conversation = try await core.changeConversation(call.path("conv_id"), .setRole(member, role))
+            conversation = try await core.setRole(RoleChange(conversationID: call.path("conv_id"), member: member, role: role), by: ConversationRoutes.server)
         }
         return [
             "objectId": .string(Identifiers.memberInfoID(conversationID: conversation.id, clientID: member)),

@@ -1,3 +1,5 @@
+import SwitchboardWire
+
 extension Conversation {
     /// Who receives `message` and its changes: its audience if it has one, else every
     /// member; never its sender.
@@ -9,6 +11,14 @@ extension Conversation {
     func requireMember(_ clientID: String) throws {
         guard members.contains(clientID) else {
             throw CommandError(.conversationMembershipRequired, detail: "\(clientID) is not a member of \(id)")
+        }
+    }
+
+    /// Refuses a client caller that is not a member, with 4317 or `code`; the app's server
+    /// need not be one.
+    func requireMember(_ caller: Caller, or code: ErrorCode = .conversationMembershipRequired) throws {
+        guard !caller.isClient || members.contains(caller.clientID) else {
+            throw CommandError(code, detail: "\(caller.clientID) is not a member of \(id)")
         }
     }
 
