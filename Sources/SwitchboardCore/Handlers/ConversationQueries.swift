@@ -71,9 +71,9 @@ struct ConversationQueries: Sendable {
     /// `query_shutup`: members see who is silenced, a page at a time.
     func silencedMembers(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let conv = request.convMessage
-        let conversation = try await operations.existingConversation(conv.cid)
-        try conversation.requireMember(clientID)
-        let (page, next) = try ListPage.of(conversation.silenced, limit: conv.hasLimit ? Int(conv.limit) : nil, next: conv.hasNext ? conv.next : nil)
+        let (conversation, page, next) = try await page(
+            of: \.silenced, in: conv.cid, for: clientID, limit: conv.hasLimit ? Int(conv.limit) : nil, next: conv.hasNext ? conv.next : nil
+        )
         var reply = Replies.reply(to: request, op: .shutupResult)
         reply.convMessage.cid = conversation.id
         reply.convMessage.m = page
@@ -84,14 +84,24 @@ struct ConversationQueries: Sendable {
     /// `blacklist/query`: members see who is blocked, a page at a time.
     func blockedClients(_ request: GenericCommand, from clientID: String) async throws -> GenericCommand {
         let list = request.blacklistMessage
-        let conversation = try await operations.existingConversation(list.srcCid)
-        try conversation.requireMember(clientID)
-        let (page, next) = try ListPage.of(conversation.blocked, limit: list.hasLimit ? Int(list.limit) : nil, next: list.hasNext ? list.next : nil)
+        let (conversation, page, next) = try await page(
+            of: \.blocked, in: list.srcCid, for: clientID, limit: list.hasLimit ? Int(list.limit) : nil, next: list.hasNext ? list.next : nil
+        )
         var reply = Replies.reply(to: request, op: .queryResult)
         reply.blacklistMessage.srcCid = conversation.id
         reply.blacklistMessage.blockedPids = page
         if let next { reply.blacklistMessage.next = next }
         return reply
+    }
+
+    /// A page of one of a conversation's client lists, which its members alone read.
+    private func page(
+        of list: KeyPath<Conversation, [String]>, in conversationID: String, for clientID: String, limit: Int?, next: String?
+    ) async throws -> (Conversation, [String], String?) {
+        let conversation = try await operations.existingConversation(conversationID)
+        try conversation.requireMember(clientID)
+        let (page, next) = try ListPage.of(conversation[keyPath: list], limit: limit, next: next)
+        return (conversation, page, next)
     }
 
     private func document(_ conversation: Conversation, for clientID: String, lastMessages: [String: Message], compact: Bool) -> JSONValue {
