@@ -18,11 +18,10 @@ struct MessageEditing: Sendable {
         else {
             throw CommandError(.messageNotFound, detail: "no message \(change.messageID)")
         }
-        guard let conversation = try await context.store.conversation(id: message.conversationID),
-              !caller.isClient || conversation.members.contains(clientID)
-        else {
+        guard let conversation = try await context.store.conversation(id: message.conversationID) else {
             throw CommandError(.invalidMessagingTarget, detail: "\(clientID) is not a member of \(message.conversationID)")
         }
+        try conversation.requireMember(caller, or: .invalidMessagingTarget)
         guard message.from == clientID else {
             throw CommandError(.messageOwnershipRequired, detail: "only \(message.from) may change message \(message.id)")
         }

@@ -19,9 +19,7 @@ struct MessageHistory: Sendable {
             guard case .conversation(let id) = query.scope else {
                 throw CommandError(.conversationLogRejected, detail: "a client reads its conversations' history only")
             }
-            guard conversations[id]?.members.contains(caller.clientID) == true else {
-                throw CommandError(.conversationLogRejected, detail: "\(caller.clientID) is not a member of \(id)")
-            }
+            try conversations[id]?.requireMember(caller, or: .conversationLogRejected)
             query.reader = caller.clientID
         }
         query.limit = min(max(query.limit, 0), context.settings.maxHistoryLimit)

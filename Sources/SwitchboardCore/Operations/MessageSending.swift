@@ -30,9 +30,7 @@ struct MessageSending: Sendable {
             }
             throw CommandError(.invalidMessagingTarget, detail: "no such conversation")
         }
-        guard !caller.isClient || conversation.members.contains(clientID) else {
-            throw CommandError(.invalidMessagingTarget, detail: "\(clientID) is not a member of \(conversation.id)")
-        }
+        try conversation.requireMember(caller, or: .invalidMessagingTarget)
         guard !caller.isClient || !conversation.isSilenced(clientID, at: ServerClock.wallMilliseconds()) else {
             throw CommandError(.silenced, detail: "\(clientID) is silenced in \(conversation.id)")
         }
