@@ -24,7 +24,7 @@ enum HooksTestData {
             throw HooksTestDataError("\(path) must hold a JSON object of class names to arrays of rows")
         }
         let store = try SQLiteStore(path: scratchDirectory + "/fixtures.sqlite")
-        let now = LocalAppData.wallMilliseconds()
+        let now = SystemWallClock().now()
         var imRows: [String: [JSONValue]] = [:]
         for (className, rows) in classes.sorted(by: { $0.key < $1.key }) {
             guard let rows = rows.arrayValue else { throw HooksTestDataError("\(path): \(className) must be an array of rows") }

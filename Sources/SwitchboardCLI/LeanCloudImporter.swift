@@ -81,7 +81,7 @@ struct LeanCloudImporter {
             // Rows without times take the file's: the same each time it is imported, so it
             // stores nothing twice, and a later export's are newer.
             let modified = try FileManager.default.attributesOfItem(atPath: file.input.file)[.modificationDate] as? Date
-            let now = modified.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? LocalAppData.wallMilliseconds()
+            let now = modified.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? SystemWallClock().now()
             return try await importRows(
                 of: file, map: { try StoredDocument(importing: $0, className: name, now: now) }, write: Self.inTurn { try await $0.importDocuments($1) }
             )

@@ -22,7 +22,7 @@ struct CoreContext: Sendable {
         self.clock = clock
         self.logger = logger
         signatures = SignatureCheck(
-            signer: Signature(appID: settings.appID, masterKey: settings.masterKey), maxAge: settings.signatureMaxAge, link: link
+            signer: Signature(appID: settings.appID, masterKey: settings.masterKey), maxAge: settings.signatureMaxAge, link: link, clock: clock.wall
         )
         access = ConversationAccess(privateConversations: settings.privateConversations)
     }
@@ -59,9 +59,9 @@ extension CoreContext {
 
     /// Records that a device went offline (logout or lost connection) at `time`, now unless
     /// given: what is kept for it from then on is what its next login receives.
-    func deviceLeft(_ device: DeviceAddress, at time: Int64 = ServerClock.wallMilliseconds()) async {
+    func deviceLeft(_ device: DeviceAddress, at time: Int64? = nil) async {
         do {
-            try await store.deviceSeen(device, at: time)
+            try await store.deviceSeen(device, at: time ?? clock.now())
         } catch {
             logger.error("device not recorded", metadata: ["client": "\(device.clientID)", "error": "\(error)"])
         }

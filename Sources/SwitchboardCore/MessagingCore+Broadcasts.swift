@@ -62,7 +62,7 @@ extension MessagingCore {
 
     /// The broadcasts of a system conversation still valid, oldest first.
     public func broadcasts(of id: String, skip: Int, limit: Int) async throws -> [Message] {
-        try await context.store.broadcasts(in: id, sentAfter: 0, validAt: ServerClock.wallMilliseconds(), skip: max(skip, 0), limit: min(max(limit, 0), 1000))
+        try await context.store.broadcasts(in: id, sentAfter: 0, validAt: context.clock.now(), skip: max(skip, 0), limit: min(max(limit, 0), 1000))
     }
 
     /// Stops a broadcast reaching the devices that have not had it yet.

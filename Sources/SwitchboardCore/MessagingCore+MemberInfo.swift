@@ -9,7 +9,7 @@ extension MessagingCore {
         let filter = try DocumentFilter(whereDocument)
         guard let id = whereDocument["cid"]?.stringValue,
               let conversation = try await context.store.conversation(id: id),
-              !conversation.isExpired(at: ServerClock.wallMilliseconds()),
+              !conversation.isExpired(at: context.clock.now()),
               context.access.isVisible(conversation, to: clientID)
         else { return [] }
         return Self.memberInfoObjects(of: conversation).filter(filter.matches)

@@ -22,7 +22,7 @@ extension MessagingCore {
 
     /// A new system conversation (LeanCloud's service conversation), without subscribers.
     public func createSystemConversation(name: String?, attributes: [String: JSONValue]) async throws -> Conversation {
-        let now = ServerClock.wallMilliseconds()
+        let now = context.clock.now()
         let conversation = Conversation(
             id: Identifiers.conversationID(), kind: .system, name: name, creator: Self.serverClientID, members: [],
             attributes: attributes.filter { !ConversationDocument.reservedKeys.contains($0.key) },
@@ -43,7 +43,7 @@ extension MessagingCore {
             }
             guard conversation.members.contains(clientID) != subscribed else { return }
             if subscribed { conversation.members.append(clientID) } else { conversation.members.removeAll { $0 == clientID } }
-            conversation.updatedAt = ServerClock.wallMilliseconds()
+            conversation.updatedAt = context.clock.now()
             try await context.store.saveConversation(conversation)
         }
     }
@@ -86,7 +86,7 @@ extension MessagingCore {
     /// now and then, not for polling.
     public func clientCounts() async throws -> (online: Int, today: Int) {
         let online = Set(presence.onlineDevices.keys.map(\.clientID)).union(await context.link.everyoneOnlineElsewhere())
-        let now = ServerClock.wallMilliseconds()
+        let now = context.clock.now()
         let midnight = now - now % 86_400_000
         return (online.count, online.union(try await context.store.clientsSeen(since: midnight)).count)
     }

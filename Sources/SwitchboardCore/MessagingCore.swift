@@ -9,6 +9,8 @@ import SwitchboardWire
 public final class MessagingCore: Sendable {
     public let presence = Presence()
     let context: CoreContext
+    /// The core's time of day and message timestamps.
+    public var clock: ServerClock { context.clock }
     let sessions: SessionCommands
     /// The session tokens handed out at login, which the client REST API also takes.
     public let sessionTokens: SessionTokens
@@ -32,11 +34,12 @@ public final class MessagingCore: Sendable {
     ///   - push: where push decisions for offline members go.
     ///   - background: runs what follows a reply: observing hooks, push decisions, pushes.
     ///   - link: the other nodes sharing `store`; none by default.
+    ///   - clock: the time of day; the system's by default.
     public init(
         settings: CoreSettings, store: any MessageStore, hooks: HookPipeline, push: any PushGateway, background: WorkQueue,
-        link: any NodeLink = SingleNode(), logger: Logger
+        link: any NodeLink = SingleNode(), clock: any WallClock = SystemWallClock(), logger: Logger
     ) {
-        let context = CoreContext(settings: settings, store: store, presence: presence, link: link, clock: ServerClock(), logger: logger)
+        let context = CoreContext(settings: settings, store: store, presence: presence, link: link, clock: ServerClock(wall: clock), logger: logger)
         wills = WillMessages(link: link)
         let shed = hooks.metrics.makeCounter(
             subsystem: "room", name: "messages_shed", help: "Chat-room messages dropped for a member who fell behind, lowest priority first."
@@ -102,7 +105,7 @@ public final class MessagingCore: Sendable {
     /// client last sent anything: notices sent since may not have reached it (a network that
     /// dies silently is only noticed at the idle timeout), so its next login gets them.
     public func connectionClosed(_ connection: Connection, silentFor: Duration = .zero) async {
-        let lastHeard = ServerClock.wallMilliseconds() - Int64(silentFor / .milliseconds(1))
+        let lastHeard = context.clock.now() - Int64(silentFor / .milliseconds(1))
         for (clientID, session) in presence.closeAll(connectionID: connection.id) {
             context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
             await context.link.sessionClosed(session)
@@ -120,7 +123,7 @@ public final class MessagingCore: Sendable {
 
     /// Sends again what online devices received but have not acknowledged for a while.
     public func redeliverUnacknowledged() async {
-        let cutoff = ServerClock.wallMilliseconds() - context.settings.redeliveryInterval * 1000
+        let cutoff = context.clock.now() - context.settings.redeliveryInterval * 1000
         for (device, connections) in presence.onlineDevices {
             do {
                 try await delivery.sendPending(to: device, on: connections, seqs: 1...Int64.max, lastDeliveredBefore: cutoff)
@@ -134,7 +137,7 @@ public final class MessagingCore: Sendable {
     /// stay in history).
     public func forgetStaleDevices(retention: Duration) async {
         do {
-            let forgotten = try await context.store.forgetDevices(unseenSince: ServerClock.wallMilliseconds() - retention.components.seconds * 1000)
+            let forgotten = try await context.store.forgetDevices(unseenSince: context.clock.now() - retention.components.seconds * 1000)
             if forgotten > 0 { context.logger.info("stale devices forgotten", metadata: ["count": "\(forgotten)"]) }
         } catch {
             context.logger.error("forgetting stale devices failed", metadata: ["error": "\(error)"])
@@ -142,14 +145,14 @@ public final class MessagingCore: Sendable {
     }
 
     /// `_Conversation` as LeanStorage showed it, from this core's store (see `StoredConversations`).
-    public var storedConversations: StoredConversations { StoredConversations(store: context.store) }
+    public var storedConversations: StoredConversations { StoredConversations(store: context.store, clock: context.clock.wall) }
     /// The IM classes as LeanStorage showed them, from this core's store (see `IMClasses.stored`).
-    public var imClasses: IMClasses { .stored(in: context.store) }
+    public var imClasses: IMClasses { .stored(in: context.store, clock: context.clock.wall) }
 
     /// Deletes the temporary conversations whose TTL has passed, with their messages.
     public func deleteExpiredConversations() async {
         do {
-            let deleted = try await context.store.deleteConversations(expiredBefore: ServerClock.wallMilliseconds())
+            let deleted = try await context.store.deleteConversations(expiredBefore: context.clock.now())
             if deleted > 0 { context.logger.info("expired conversations deleted", metadata: ["count": "\(deleted)"]) }
         } catch {
             context.logger.error("deleting expired conversations failed", metadata: ["error": "\(error)"])

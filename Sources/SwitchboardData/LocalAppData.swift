@@ -8,15 +8,13 @@ import SwitchboardJSON
 public struct LocalAppData: AppData {
     let store: any DocumentStore
     let imClasses: IMClasses
-    let now: @Sendable () -> Int64
+    let clock: any WallClock
 
-    public init(store: any DocumentStore, imClasses: IMClasses = IMClasses(), now: @escaping @Sendable () -> Int64 = LocalAppData.wallMilliseconds) {
+    public init(store: any DocumentStore, imClasses: IMClasses = IMClasses(), clock: any WallClock = SystemWallClock()) {
         self.store = store
         self.imClasses = imClasses
-        self.now = now
+        self.clock = clock
     }
-
-    public static func wallMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// The classes with objects, and the IM classes an IM store answers.
     public func classNames() async throws -> [String] {
@@ -28,7 +26,7 @@ public struct LocalAppData: AppData {
         let changes = try FieldChanges(body, creating: true)
         var fields: [String: JSONValue] = [:]
         try changes.apply(to: &fields)
-        let time = now()
+        let time = clock.now()
         let document = StoredDocument(className: className, objectID: ObjectIDs.make(at: time), createdAt: time, updatedAt: time, fields: fields)
         try await store.insert([document])
         if fetchWhenSave { return document.json }
@@ -47,7 +45,7 @@ public struct LocalAppData: AppData {
         try ClassNames.validate(objectID: id)
         let changes = try FieldChanges(body, creating: false)
         let filter = try await conditionFilter(condition)
-        let time = now()
+        let time = clock.now()
         let updated = try await store.update(in: className, id: id) { document in
             if let filter, !filter.matches(document.json) { throw StorageError.noEffect }
             var changed = document

@@ -45,9 +45,11 @@ public struct SwitchboardApplication: Sendable {
     ///   - metrics: the backend of the server's series; by default the process's own, which
     ///     becomes swift-metrics' backend (a process has one: servers in one process, as
     ///     tests run them, are given one each).
+    ///   - clock: the time of day of messages, conversations and stored objects; the system's
+    ///     by default.
     public init(
         config: ServerConfig, logger: Logger, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil,
-        metrics: PrometheusMetrics = .bootstrapped
+        metrics: PrometheusMetrics = .bootstrapped, clock: any WallClock = SystemWallClock()
     ) async throws {
         self.config = config
         self.logger = logger
@@ -91,9 +93,9 @@ public struct SwitchboardApplication: Sendable {
         }
         core = MessagingCore(
             settings: config.coreSettings, store: store, hooks: hooks, push: pushGateway, background: background,
-            link: nodeLink ?? SingleNode(), logger: logger
+            link: nodeLink ?? SingleNode(), clock: clock, logger: logger
         )
-        appData = LocalAppData(store: documents, imClasses: core.imClasses)
+        appData = LocalAppData(store: documents, imClasses: core.imClasses, clock: clock)
         var scriptData: any AppData = appData
         if let storage = config.hookStorage { scriptData = RemoteAppData(storage: storage, conversations: core.storedConversations) }
         scripts = ScriptLibrary(settings: config.scriptSettings, pipeline: hooks, logger: logger, services: ScriptServices(data: scriptData, http: config.scriptHTTP))
@@ -111,7 +113,7 @@ public struct SwitchboardApplication: Sendable {
     }
 
     /// The push provider the config names, and the queues it needs run.
-    static func pushGateway(config: ServerConfig, store: any MessageStore, metrics: HookMetrics, logger: Logger) throws -> (any PushGateway, [WorkQueue]) {
+    static func pushGateway(config: ServerConfig, store: any PushDeviceStore, metrics: HookMetrics, logger: Logger) throws -> (any PushGateway, [WorkQueue]) {
         var queues: [WorkQueue] = []
         func queue(_ name: String) -> WorkQueue {
             let made = WorkQueue(name: name, capacity: config.pushQueueJobs, workers: 16, whenFull: .drop, metrics: .init(name: name, in: metrics))
@@ -197,7 +199,7 @@ public struct SwitchboardApplication: Sendable {
         routes.get("/metrics") { [metrics] _, _ in metrics.exposition() }
         let route = RTMRoute(appID: config.appID, publicURL: config.publicURL)
         routes.get("/v1/route") { request, _ in route.respond(to: request) }
-        let authenticator = RESTAuthenticator(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, sessionTokens: core.sessionTokens)
+        let authenticator = RESTAuthenticator(appID: config.appID, appKey: config.appKey, masterKey: config.masterKey, sessionTokens: core.sessionTokens, clock: core.clock)
         routes.authenticate(with: authenticator)
         ClientRESTAPI(core: core, appData: appData).register(on: &routes)
         ServerRESTAPI(core: core, appData: appData, rateLimits: config.restRateLimits, metrics: hooks.metrics).register(on: &routes)

@@ -4,6 +4,7 @@ import Metrics
 import PostgresNIO
 import Synchronization
 import SwitchboardCore
+import SwitchboardData
 
 /// `NodeLink` over the PostgreSQL database the nodes share. Relays go out with `NOTIFY` on
 /// one channel that every node listens on, in the order they were published; one too long
@@ -38,7 +39,7 @@ public final class PostgresNodeLink: NodeLink {
     static let databaseNow = "(extract(epoch from clock_timestamp()) * 1000)::bigint"
     /// When the listening connection last heard anything (this node's clock); every node
     /// notifies at each heartbeat, so silence means the connection is dead.
-    private let lastHeard = Atomic<Int64>(ServerClock.wallMilliseconds())
+    private let lastHeard = Atomic<Int64>(SystemWallClock().now())
     private let listeningConnection = Mutex<PostgresConnection?>(nil)
     /// Ends once the node first listens (see `waitUntilListening`).
     private let firstListen: AsyncStream<Void>
@@ -166,16 +167,16 @@ public final class PostgresNodeLink: NodeLink {
                 try await store.run("SELECT pg_notify(\(Self.channel), \(Self.pingPrefix + nodeID))")
                 try await store.run("DELETE FROM node WHERE expires_at < \(unescaped: Self.databaseNow)")
                 try await store.run("DELETE FROM relay WHERE created_at < \(unescaped: Self.databaseNow) - \(Self.keepLongRelays)")
-                try await store.run("DELETE FROM nonce WHERE expires_at <= \(ServerClock.wallMilliseconds() / 1000)")
+                try await store.run("DELETE FROM nonce WHERE expires_at <= \(SystemWallClock().now() / 1000)")
                 for will in try await claimOrphanedWills() { await orphanedWill(will) }
             } catch {
                 logger.error("cluster heartbeat failed", metadata: ["error": "\(String(reflecting: error))"])
             }
-            if ServerClock.wallMilliseconds() - lastHeard.load(ordering: .relaxed) > expiry {
+            if SystemWallClock().now() - lastHeard.load(ordering: .relaxed) > expiry {
                 // Half-open: nothing arrives, not even the heartbeats' notifications.
                 logger.error("the listening connection has heard nothing for three heartbeats; reconnecting")
                 listeningConnection.withLock { $0 }?.close().whenComplete { _ in }
-                lastHeard.store(ServerClock.wallMilliseconds(), ordering: .relaxed)
+                lastHeard.store(SystemWallClock().now(), ordering: .relaxed)
             }
         }
     }
@@ -337,7 +338,7 @@ public final class PostgresNodeLink: NodeLink {
             do {
                 let connection = try await PostgresConnection.connect(configuration: listening, id: 0, logger: logger)
                 listeningConnection.withLock { $0 = connection }
-                lastHeard.store(ServerClock.wallMilliseconds(), ordering: .relaxed)
+                lastHeard.store(SystemWallClock().now(), ordering: .relaxed)
                 do {
                     try await connection.listen(on: Self.channel) { notifications in
                         startedListening.finish()
@@ -347,7 +348,7 @@ public final class PostgresNodeLink: NodeLink {
                         }
                         connectedBefore = true
                         for try await notification in notifications {
-                            lastHeard.store(ServerClock.wallMilliseconds(), ordering: .relaxed)
+                            lastHeard.store(SystemWallClock().now(), ordering: .relaxed)
                             guard !notification.payload.hasPrefix(Self.pingPrefix) else { continue }
                             await handle(notification.payload, receive: receive)
                         }

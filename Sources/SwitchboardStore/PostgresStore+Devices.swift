@@ -3,10 +3,10 @@ import PostgresNIO
 import SwitchboardCore
 
 extension PostgresStore: PushDeviceStore {
-    public func registerDevice(clientID: String, token: String, deviceID: String?) async throws {
+    public func registerDevice(clientID: String, token: String, deviceID: String?, at time: Int64) async throws {
         try await run(
             """
-            INSERT INTO device (client_id, token, device_id, registered_at) VALUES (\(clientID), \(token), \(deviceID), \(ServerClock.wallMilliseconds()))
+            INSERT INTO device (client_id, token, device_id, registered_at) VALUES (\(clientID), \(token), \(deviceID), \(time))
             ON CONFLICT (client_id, token) DO UPDATE SET device_id = excluded.device_id, registered_at = excluded.registered_at
             """
         )
@@ -37,8 +37,7 @@ extension PostgresStore: PushDeviceStore {
         }
     }
 
-    public func saveInstallation(_ installation: Installation) async throws -> (objectID: String, created: Bool, at: Int64) {
-        let now = ServerClock.wallMilliseconds()
+    public func saveInstallation(_ installation: Installation, at now: Int64) async throws -> (objectID: String, created: Bool) {
         return try await transaction { connection in
             let existing = try await connection.all(
                 """
@@ -61,12 +60,11 @@ extension PostgresStore: PushDeviceStore {
                 logger: logger
             )
             try await Self.change(channels: .add(installation.channels), of: objectID, connection, logger)
-            return (objectID, existing == nil, now)
+            return (objectID, existing == nil)
         }
     }
 
-    public func updateInstallation(objectID: String, _ change: InstallationChange) async throws -> Int64? {
-        let now = ServerClock.wallMilliseconds()
+    public func updateInstallation(objectID: String, _ change: InstallationChange, at now: Int64) async throws -> Bool {
         return try await transaction { connection in
             let updated = try await connection.all(
                 """
@@ -78,9 +76,9 @@ extension PostgresStore: PushDeviceStore {
                 """,
                 logger
             )
-            guard !updated.isEmpty else { return nil }
+            guard !updated.isEmpty else { return false }
             if let channels = change.channels { try await Self.change(channels: channels, of: objectID, connection, logger) }
-            return now
+            return true
         }
     }
 

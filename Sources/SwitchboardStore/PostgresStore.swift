@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SwitchboardCore
+import SwitchboardData
 
 /// `MessageStore` over PostgreSQL, for several Switchboard nodes sharing one database
 /// (`storage.postgres.url`). The same tables as `SQLiteStore`; nothing is cached in the
@@ -62,7 +63,7 @@ public final class PostgresStore: MessageStore, Sendable {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query(
-                    "INSERT INTO switchboard_migration (name, applied_at) VALUES (\(migration.name), \(ServerClock.wallMilliseconds()))", logger: logger
+                    "INSERT INTO switchboard_migration (name, applied_at) VALUES (\(migration.name), \(SystemWallClock().now()))", logger: logger
                 )
             }
         }

@@ -3,14 +3,14 @@ import GRDB
 import SwitchboardCore
 
 extension SQLiteStore: PushDeviceStore {
-    public func registerDevice(clientID: String, token: String, deviceID: String?) async throws {
+    public func registerDevice(clientID: String, token: String, deviceID: String?, at time: Int64) async throws {
         try await writer.write { db in
             try db.executeCached(
                 sql: """
                     INSERT INTO device (client_id, token, device_id, registered_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT DO UPDATE SET device_id = excluded.device_id, registered_at = excluded.registered_at
                     """,
-                arguments: [clientID, token, deviceID, Int64(Date().timeIntervalSince1970 * 1000)]
+                arguments: [clientID, token, deviceID, time]
             )
         }
     }
@@ -45,8 +45,7 @@ extension SQLiteStore: PushDeviceStore {
         }
     }
 
-    public func saveInstallation(_ installation: Installation) async throws -> (objectID: String, created: Bool, at: Int64) {
-        let now = ServerClock.wallMilliseconds()
+    public func saveInstallation(_ installation: Installation, at now: Int64) async throws -> (objectID: String, created: Bool) {
         return try await writer.write { db in
             let existing = try String.fetchOne(
                 db, sql: "SELECT object_id FROM installation WHERE device_token = ? OR installation_id = ?",
@@ -67,12 +66,11 @@ extension SQLiteStore: PushDeviceStore {
                 ]
             )
             try Self.change(channels: .add(installation.channels), of: objectID, db)
-            return (objectID, existing == nil, now)
+            return (objectID, existing == nil)
         }
     }
 
-    public func updateInstallation(objectID: String, _ change: InstallationChange) async throws -> Int64? {
-        let now = ServerClock.wallMilliseconds()
+    public func updateInstallation(objectID: String, _ change: InstallationChange, at now: Int64) async throws -> Bool {
         return try await writer.write { db in
             try db.execute(
                 sql: """
@@ -82,9 +80,9 @@ extension SQLiteStore: PushDeviceStore {
                     """,
                 arguments: [change.deviceToken, change.registrationID, change.vendor, change.deviceProfile, change.badge, now, objectID]
             )
-            guard db.changesCount > 0 else { return nil }
+            guard db.changesCount > 0 else { return false }
             if let channels = change.channels { try Self.change(channels: channels, of: objectID, db) }
-            return now
+            return true
         }
     }
 

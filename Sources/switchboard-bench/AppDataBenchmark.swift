@@ -84,7 +84,7 @@ struct AppDataBenchmark {
     /// `documents` blacklist entries, each with an owner, a few blocked users and a note.
     private func fill(_ store: SQLiteStore) async throws {
         let batch = 10_000
-        let now = LocalAppData.wallMilliseconds()
+        let now = SystemWallClock().now()
         for start in stride(from: 0, to: documents, by: batch) {
             let rows = (start..<min(start + batch, documents)).map { index in
                 try! StoredDocument(importing: [

@@ -14,7 +14,7 @@ import Testing
     func lookupsFindWhatReadingTheClassFinds(_ kind: AppDataStore) async throws {
         try await kind.with { store in
             // One clock reading for all objects: createdAt ties, broken by object id.
-            let data = LocalAppData(store: store, now: { 1_767_000_000_000 })
+            let data = LocalAppData(store: store, clock: TestClock(at: 1_767_000_000_000))
             var random = SeededRandom(seed: 36)
             var ids: [String] = []
             for _ in 0..<150 {
@@ -55,7 +55,7 @@ import Testing
     @Test(arguments: AppDataStore.available)
     func tiesComeInOneOrderWhicheverWayTheObjectsWereRead(_ kind: AppDataStore) async throws {
         try await kind.with { store in
-            let data = LocalAppData(store: store, now: { 1_767_000_000_000 })
+            let data = LocalAppData(store: store, clock: TestClock(at: 1_767_000_000_000))
             for number in 0..<5 { _ = try await data.create(in: "Tie", body: ["g": 1, "n": .int(Int64(number))], fetchWhenSave: false) }
             for order in ["createdAt", "-createdAt", "-updatedAt"] {
                 let indexed = try await data.find(ObjectQuery(className: "Tie", whereDocument: ["g": 1], order: order))

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SwitchboardCore
 import SwitchboardData
 import SwitchboardJSON
@@ -17,8 +16,8 @@ import Testing
     /// `2026-01-02T03:04:05.678Z`.
     static let moment: Int64 = 1_767_323_045_678
 
-    private func data(at time: @escaping @Sendable () -> Int64 = LocalAppData.wallMilliseconds) -> LocalAppData {
-        LocalAppData(store: store, now: time)
+    private func data(clock: any WallClock = SystemWallClock()) -> LocalAppData {
+        LocalAppData(store: store, clock: clock)
     }
 
     private func ids(_ data: LocalAppData, _ className: String, _ whereDocument: JSONValue, order: String? = nil) async throws -> [String] {
@@ -30,7 +29,7 @@ import Testing
     /// Dates compare as moments, whatever ISO form they come in (without milliseconds, with
     /// an offset), on a Date field and on `createdAt`/`updatedAt` (plain strings in objects).
     @Test func datesCompareAsMoments() async throws {
-        let data = data(at: { Self.moment })
+        let data = data(clock: TestClock(at: Self.moment))
         let id = try #require(try await data.create(in: "Event", body: ["at": Self.date("2026-01-02T03:04:05.678Z")], fetchWhenSave: false)["objectId"]?.stringValue)
         let sameSecond = Self.date("2026-01-02T03:04:05Z"), sameMoment = Self.date("2026-01-02T11:04:05.678+08:00")
         for field in ["at", "createdAt", "updatedAt"] {
@@ -187,8 +186,7 @@ import Testing
     /// createdAt order both ways, three objects to a millisecond, whether the index or the
     /// class is read; a sort by a field; the count.
     @Test func pagesPastWhatTheStoreReadsAtATime() async throws {
-        let tick = Atomic<Int64>(0)
-        let data = data(at: { Self.moment + tick.add(1, ordering: .relaxed).oldValue / 3 })
+        let data = data(clock: SteppingClock(from: Self.moment, readsPerMillisecond: 3))
         var ids: [String] = []
         for number in 0..<1203 {
             ids.append(try #require(try await data.create(in: "Page", body: ["g": 1, "n": .int(Int64(number))], fetchWhenSave: false)["objectId"]?.stringValue))
@@ -285,9 +283,8 @@ import Testing
     /// what reading the whole class gives.
     @Test func aTimeRangeReadsOnlyThatSpan() async throws {
         let counter = ClassReadCounter(store)
-        let tick = Atomic<Int64>(0)
         // Object i is made at moment + i/3 milliseconds.
-        let data = LocalAppData(store: counter, now: { Self.moment + tick.add(1, ordering: .relaxed).oldValue / 3 })
+        let data = LocalAppData(store: counter, clock: SteppingClock(from: Self.moment, readsPerMillisecond: 3))
         var ids: [String] = []
         for number in 0..<1203 {
             ids.append(try #require(try await data.create(in: "Log", body: ["n": .int(Int64(number))], fetchWhenSave: false)["objectId"]?.stringValue))

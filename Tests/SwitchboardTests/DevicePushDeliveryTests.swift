@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 @testable import SwitchboardServer
 import SwitchboardStore
@@ -24,7 +25,7 @@ import Testing
         ))
         let running = Task { try await group.run() }
         let posts = CallCounter()
-        let sentAt = ServerClock.wallMilliseconds()
+        let sentAt = SystemWallClock().now()
         await delivery.submit(devices: 1, messageID: "busy") {
             await delivery.deliver(to: "busy-device", messageID: "busy", sentAt: sentAt) {
                 _ = posts.next()

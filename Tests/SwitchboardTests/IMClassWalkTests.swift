@@ -46,7 +46,7 @@ import Testing
     /// not; `where` on `updatedAt` and `objectId` picks from them.
     @Test func everyConversationIsWalkedOnceInObjectIDOrder() async throws {
         let directory = TestServer.temporaryDirectory()
-        let now = ServerClock.wallMilliseconds()
+        let now = SystemWallClock().now()
         let alive = Conversation(
             id: Identifiers.temporaryConversationID(), kind: .temporary, name: nil, creator: "alice", members: ["alice", "bob"], attributes: [:],
             uniqueKey: nil, createdAt: now, updatedAt: now, expiresAt: now + 3_600_000
@@ -175,7 +175,7 @@ import Testing
     /// conversations' left out, and an export resuming from an id reads only what follows.
     @Test func rolesOfManyConversationsAreWalkedOnceInObjectIDOrder() async throws {
         let directory = TestServer.temporaryDirectory()
-        let now = ServerClock.wallMilliseconds()
+        let now = SystemWallClock().now()
         let expected = try await TestDatabase.withStore(dataDirectory: directory) { store in
             var ids: [String] = []
             for n in 0..<40 {
@@ -217,7 +217,7 @@ import Testing
                 managers: n == 2 ? ["bob"] : [], createdAt: Self.base, updatedAt: Self.base
             ))
         }
-        let saved = try await store.saveInstallation(Installation(deviceType: .ios, deviceToken: "phone", channels: ["alice"]))
+        let saved = try await store.saveInstallation(Installation(deviceType: .ios, deviceToken: "phone", channels: ["alice"]), at: SystemWallClock().now())
         let data = LocalAppData(store: store, imClasses: .stored(in: store))
         let report = try await ScriptTrial.run(source: """
             AV.Cloud.onIMMessageReceived(async () => {
@@ -283,7 +283,7 @@ import Testing
             } while after != nil
             #expect(walked == Self.byteOrder(ids))
             #expect(managed == Self.byteOrder(ids.filter { $0 != "Z9" }))
-            for token in ["t1", "t2", "t3"] { _ = try await store.saveInstallation(Installation(deviceType: .ios, deviceToken: token)) }
+            for token in ["t1", "t2", "t3"] { _ = try await store.saveInstallation(Installation(deviceType: .ios, deviceToken: token), at: SystemWallClock().now()) }
             let first = try await store.installations(after: nil, limit: 2), second = try await store.installations(after: first.last?.objectID, limit: 2)
             let devices = (first + second).map(\.objectID)
             #expect(devices.count == 3 && devices == Self.byteOrder(devices))

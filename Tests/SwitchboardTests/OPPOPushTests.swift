@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardJSON
 @testable import SwitchboardServer
 import Testing
@@ -173,7 +174,7 @@ import Testing
         let oppo = try await Self.standIn()
         let trustRoots = try TestCertificate.writeCertificate(in: TestServer.temporaryDirectory())
         let notice = PushNotice(
-            conversationID: "c1", messageID: "m1", from: "alice", timestamp: ServerClock.wallMilliseconds(), recipients: ["bob"],
+            conversationID: "c1", messageID: "m1", from: "alice", timestamp: SystemWallClock().now(), recipients: ["bob"],
             devices: ["bob": [PushDevice(token: "CN_bob", service: .oppo)]], payload: ["alert": "hi", "silent": true]
         )
         let metrics = try await PushGatewayRun.metrics(pushing: notice, queue: "push_oppo") { store, queue, metrics, logger in

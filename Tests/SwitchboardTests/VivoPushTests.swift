@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardJSON
 @testable import SwitchboardServer
 import Testing
@@ -187,7 +188,7 @@ import Testing
         let vivo = try await Self.standIn()
         let trustRoots = try TestCertificate.writeCertificate(in: TestServer.temporaryDirectory())
         let notice = PushNotice(
-            conversationID: "c1", messageID: "m1", from: "alice", timestamp: ServerClock.wallMilliseconds(), recipients: ["bob"],
+            conversationID: "c1", messageID: "m1", from: "alice", timestamp: SystemWallClock().now(), recipients: ["bob"],
             devices: ["bob": [PushDevice(token: "bob-reg", service: .vivo)]], payload: ["alert": "hi", "content-available": 1]
         )
         let metrics = try await PushGatewayRun.metrics(pushing: notice, queue: "push_vivo") { store, queue, metrics, logger in

@@ -69,7 +69,7 @@ final class Exporter {
             try await exportClasses()
             try await exportConversationLists()
             try await exportMessages()
-            run.finished = ISODate.string(milliseconds: LocalAppData.wallMilliseconds())
+            run.finished = ISODate.string(milliseconds: SystemWallClock().now())
             try commit()
             report("finished")
             return 0
@@ -95,7 +95,7 @@ final class Exporter {
             progress.note("going on from where the run started \(last.started) stopped")
             return
         }
-        let now = LocalAppData.wallMilliseconds()
+        let now = SystemWallClock().now()
         let previous = folder.manifest.runs.last.flatMap { ISODate.milliseconds(from: .string($0.started)) }
         let since = settings.since ?? previous.map { $0 - Int64(settings.skew.components.seconds * 1000) }
         let classes = try await classesToExport()

@@ -4,16 +4,16 @@
 /// service rejects; the installation routes save and read installations. Not the devices
 /// messages are queued for, which `DeliveryState` keeps by client and device key.
 public protocol PushDeviceStore: Sendable {
-    /// Remembers a device a client logged in from, for pushes.
-    func registerDevice(clientID: String, token: String, deviceID: String?) async throws
+    /// Remembers a device a client logged in from at `time`, for pushes.
+    func registerDevice(clientID: String, token: String, deviceID: String?, at time: Int64) async throws
     /// The devices registered by each of `clientIDs`, at login or by an installation
     /// subscribed to the client's channel (those with none are left out), oldest first.
     func pushDevices(of clientIDs: [String]) async throws -> [String: [PushDevice]]
     /// Saves a device for push; one with the same token or installation id is updated
-    /// instead. Returns its object id, whether it is new, and when it was saved.
-    func saveInstallation(_ installation: Installation) async throws -> (objectID: String, created: Bool, at: Int64)
-    /// Changes a saved device's tokens, vendor, badge or channels; nil when there is no such device.
-    func updateInstallation(objectID: String, _ change: InstallationChange) async throws -> Int64?
+    /// instead; `time` is when. Returns its object id and whether it is new.
+    func saveInstallation(_ installation: Installation, at time: Int64) async throws -> (objectID: String, created: Bool)
+    /// Changes a saved device's tokens, vendor, badge or channels at `time`; false when there is no such device.
+    func updateInstallation(objectID: String, _ change: InstallationChange, at time: Int64) async throws -> Bool
     /// A saved device with its channels; nil when there is no such device.
     func installation(objectID: String) async throws -> SavedInstallation?
     /// Saved devices with their channels, in object id order, byte by byte, from just past

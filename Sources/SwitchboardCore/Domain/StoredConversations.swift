@@ -9,9 +9,11 @@ import SwitchboardJSON
 /// shown. A query it cannot run is a `StorageError` (102).
 public struct StoredConversations: IMClass {
     let store: any ConversationStore
+    let clock: any WallClock
 
-    public init(store: any ConversationStore) {
+    public init(store: any ConversationStore, clock: any WallClock = SystemWallClock()) {
         self.store = store
+        self.clock = clock
     }
 
     public var name: String { ConversationClass.name }
@@ -19,7 +21,7 @@ public struct StoredConversations: IMClass {
     public func objects(where whereDocument: JSONValue, order: String?, skip: Int, limit: Int) async throws -> [JSONValue] {
         do {
             let filter = try DocumentFilter(whereDocument)
-            let now = ServerClock.wallMilliseconds()
+            let now = clock.now()
             let conversations = try await ConversationSearch.candidates(for: whereDocument, ids: [], in: store)
                 .filter { !$0.isTemporary && !$0.isExpired(at: now) }
             let sort = try ConversationSearch.ordering(order ?? "-updatedAt")
@@ -34,7 +36,7 @@ public struct StoredConversations: IMClass {
 
     public func page(after objectID: String?, limit: Int) async throws -> IMClassPage {
         let read = try await store.conversations(after: objectID, limit: limit)
-        let now = ServerClock.wallMilliseconds()
+        let now = clock.now()
         return IMClassPage(
             objects: read.filter { !$0.isExpired(at: now) }.map(ConversationDocument.storageObject),
             next: read.count < limit ? nil : read.last?.id

@@ -12,9 +12,11 @@ import SwitchboardJSON
 /// too, unless it names one conversation (`cid`).
 public struct StoredMemberInfos: IMClass {
     let store: any ConversationStore
+    let clock: any WallClock
 
-    public init(store: any ConversationStore) {
+    public init(store: any ConversationStore, clock: any WallClock = SystemWallClock()) {
         self.store = store
+        self.clock = clock
     }
 
     public var name: String { IMClasses.memberInfo }
@@ -27,7 +29,7 @@ public struct StoredMemberInfos: IMClass {
                     id: conversation.id, managers: conversation.managers, createdAt: conversation.createdAt,
                     updatedAt: conversation.updatedAt, expiresAt: conversation.expiresAt
                 )
-                rows = Self.roles(of: [managed]).map(Self.object)
+                rows = roles(of: [managed]).map(Self.object)
             }
         } else {
             try await forEachRole { role in
@@ -69,13 +71,13 @@ public struct StoredMemberInfos: IMClass {
         var after: String?
         repeat {
             let page = try await store.managedConversations(after: after, limit: ObjectQuery.maxLimit)
-            for role in Self.roles(of: page) { try body(role) }
+            for role in roles(of: page) { try body(role) }
             after = page.count < ObjectQuery.maxLimit ? nil : page.last?.id
         } while after != nil
     }
 
-    private static func roles(of conversations: [ManagedConversation]) -> [Role] {
-        let now = ServerClock.wallMilliseconds()
+    private func roles(of conversations: [ManagedConversation]) -> [Role] {
+        let now = clock.now()
         return conversations.filter { $0.expiresAt.map { now < $0 } ?? true }.flatMap { conversation in
             conversation.managers.map { manager in
                 Role(objectID: Identifiers.memberInfoID(conversationID: conversation.id, clientID: manager), conversation: conversation, clientID: manager)

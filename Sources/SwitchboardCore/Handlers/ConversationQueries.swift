@@ -44,7 +44,7 @@ struct ConversationQueries: Sendable {
         guard named.count <= Self.maxQueryIDs else {
             throw CommandError(.conversationAPIFailed, detail: "at most \(Self.maxQueryIDs) conversation ids per query")
         }
-        let now = ServerClock.wallMilliseconds()
+        let now = context.clock.now()
         let conversations = try await ConversationSearch.candidates(for: whereDocument, ids: named, in: context.store).filter {
             // Temporary conversations are found by id only.
             !$0.isExpired(at: now) && context.access.isVisible($0, to: clientID) && (!$0.isTemporary || named.contains($0.id))

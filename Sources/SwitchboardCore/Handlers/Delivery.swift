@@ -107,7 +107,7 @@ struct Delivery: Sendable {
     /// that are still valid, for a new device).
     func sendBroadcasts(to clientID: String, on connection: Connection, sentAfter: Int64) async throws {
         let broadcasts = try await context.store.broadcasts(
-            in: nil, sentAfter: sentAfter, validAt: ServerClock.wallMilliseconds(), skip: 0, limit: Self.maxBroadcastsPerLogin
+            in: nil, sentAfter: sentAfter, validAt: context.clock.now(), skip: 0, limit: Self.maxBroadcastsPerLogin
         )
         guard !broadcasts.isEmpty else { return }
         let conversations = try await context.store.conversations(ids: Array(Set(broadcasts.map(\.conversationID))))
@@ -128,7 +128,7 @@ struct Delivery: Sendable {
     @discardableResult
     func sendPending(to device: DeviceAddress, on connections: [Connection], seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64) async throws -> Int64? {
         let pending = try await context.store.messagesToDeliver(
-            to: device, seqs: seqs, lastDeliveredBefore: cutoff, now: ServerClock.wallMilliseconds(), limit: context.settings.deliveryBatch
+            to: device, seqs: seqs, lastDeliveredBefore: cutoff, now: context.clock.now(), limit: context.settings.deliveryBatch
         )
         guard !pending.isEmpty else { return nil }
         let conversations = try await context.store.conversations(ids: Array(Set(pending.map(\.conversationID))))

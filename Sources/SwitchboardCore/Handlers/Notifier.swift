@@ -12,7 +12,7 @@ struct Notifier: Sendable {
         let recipients = Array(Set(clientIDs))
         var command = command
         if permanent {
-            let now = ServerClock.wallMilliseconds()
+            let now = context.clock.now()
             command.serverTs = now
             command.notificationType = Self.permanentType
             do {

@@ -51,12 +51,12 @@ struct ReceiptCommands: Sendable {
             guard let conversation = try await context.store.conversation(id: conversationID),
                   conversation.members.contains(clientID)
             else { continue }
-            let upTo = timestamp ?? conversation.lastMessageAt ?? ServerClock.wallMilliseconds()
+            let upTo = timestamp ?? conversation.lastMessageAt ?? context.clock.now()
             try await context.store.markRead(clientID: clientID, conversationID: conversationID, upTo: upTo)
             // Every device of the reader shows the conversation as read.
             let remaining = try await context.store.unreadSummaries(for: clientID, since: 0, conversationID: conversationID).first
             let cleared = remaining ?? UnreadSummary(conversationID: conversationID, count: 0, mentioned: false, lastMessage: nil)
-            send(UnreadNotices.notice([cleared], to: clientID), to: clientID)
+            send(UnreadNotices.notice([cleared], to: clientID, at: context.clock.now()), to: clientID)
             guard conversation.members.count <= Self.receiptMembersLimit else { continue }
             var receipt = RcpCommand()
             receipt.cid = conversationID
@@ -103,7 +103,7 @@ struct ReceiptCommands: Sendable {
         guard !messages.isEmpty else { return }
         let conversations = try await context.store.conversations(ids: Array(Set(messages.map(\.conversationID))))
         let small = Set(conversations.filter { $0.members.count <= Self.receiptMembersLimit }.map(\.id))
-        let now = ServerClock.wallMilliseconds()
+        let now = context.clock.now()
         for message in messages where small.contains(message.conversationID) {
             var receipt = RcpCommand()
             receipt.id = message.id

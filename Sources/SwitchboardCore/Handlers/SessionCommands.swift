@@ -32,7 +32,7 @@ struct SessionCommands: Sendable {
             throw CommandError(.invalidLogin, detail: "at most \(Self.maxSessionsPerConnection) clients per connection")
         }
         let open = request.sessionMessage
-        let now = ServerClock.wallMilliseconds()
+        let now = context.clock.now()
         // A reconnecting SDK sends its session token, which stands in for a signature; one no
         // longer good (expired, another client's, forged) makes it drop the token and log in
         // afresh, as on LeanCloud.
@@ -81,7 +81,7 @@ struct SessionCommands: Sendable {
             }
         }
         if open.hasDeviceToken, !open.deviceToken.isEmpty {
-            try await context.store.registerDevice(clientID: clientID, token: open.deviceToken, deviceID: open.hasDeviceID ? open.deviceID : nil)
+            try await context.store.registerDevice(clientID: clientID, token: open.deviceToken, deviceID: open.hasDeviceID ? open.deviceID : nil, at: context.clock.now())
         }
         context.logger.info("session opened", metadata: ["client": "\(clientID)", "connection": "\(connection.id)", "tag": "\(tag ?? "")"])
 
@@ -108,7 +108,7 @@ struct SessionCommands: Sendable {
         try await delivery.sendBroadcasts(to: clientID, on: connection, sentAfter: lastSeen ?? 0)
         let unread = try await context.store.unreadSummaries(for: clientID, since: open.lastUnreadNotifTime, conversationID: nil)
         if !unread.isEmpty {
-            connection.outbox.send(UnreadNotices.notice(unread, to: clientID))
+            connection.outbox.send(UnreadNotices.notice(unread, to: clientID, at: context.clock.now()))
         }
         if open.lastPatchTime > 0 {
             try await delivery.sendPatches(to: clientID, on: connection, since: open.lastPatchTime)
@@ -215,7 +215,7 @@ struct SessionCommands: Sendable {
     func refresh(_ request: GenericCommand, clientID: String, on connection: Connection) -> GenericCommand {
         var reply = Replies.reply(to: request, op: .refreshed)
         let device = context.presence.session(clientID: clientID, connectionID: connection.id)?.device.key ?? ""
-        reply.sessionMessage.st = tokens.issue(for: clientID, device: device, now: ServerClock.wallMilliseconds())
+        reply.sessionMessage.st = tokens.issue(for: clientID, device: device, now: context.clock.now())
         reply.sessionMessage.stTtl = SessionTokens.lifetimeSeconds
         return reply
     }
@@ -232,7 +232,7 @@ struct SessionCommands: Sendable {
             throw CommandError(.unparseableRawMessage, detail: "a device token is 1 to \(Self.maxDeviceTokenBytes) bytes")
         }
         let device = context.presence.session(clientID: clientID, connectionID: connection.id)?.device.key ?? ""
-        try await context.store.registerDevice(clientID: clientID, token: report.data, deviceID: device.isEmpty ? nil : device)
+        try await context.store.registerDevice(clientID: clientID, token: report.data, deviceID: device.isEmpty ? nil : device, at: context.clock.now())
         return Replies.reply(to: request, op: .uploaded)
     }
 

@@ -4,10 +4,10 @@ import SwitchboardWire
 /// `unread` notifications: per conversation, how many messages a client has not read, the
 /// newest one, and whether any mentions it.
 enum UnreadNotices {
-    static func notice(_ summaries: [UnreadSummary], to clientID: String) -> GenericCommand {
+    static func notice(_ summaries: [UnreadSummary], to clientID: String, at now: Int64) -> GenericCommand {
         var command = Replies.notification(.unread, to: clientID)
         command.unreadMessage.convs = summaries.map(tuple)
-        command.unreadMessage.notifTime = ServerClock.wallMilliseconds()
+        command.unreadMessage.notifTime = now
         return command
     }
 

@@ -30,7 +30,7 @@ extension ConversationOperations {
             guard JSONValue.object(conversation.attributes).jsonString.utf8.count <= Self.maxAttributesBytes else {
                 throw CommandError(.conversationUpdateFailed, detail: "attributes are at most \(Self.maxAttributesBytes) bytes")
             }
-            conversation.updatedAt = ServerClock.wallMilliseconds()
+            conversation.updatedAt = context.clock.now()
             try await context.store.saveConversation(conversation)
 
             var notice = Replies.notification(.conv, op: .updated, to: clientID)
@@ -63,7 +63,7 @@ extension ConversationOperations {
                 conversation.mutedBy.removeAll { $0 == clientID }
                 if decided { conversation.mutedBy.append(clientID) }
             }
-            conversation.updatedAt = ServerClock.wallMilliseconds()
+            conversation.updatedAt = context.clock.now()
             try await context.store.saveConversation(conversation)
             return conversation
         }

@@ -32,7 +32,7 @@ extension ConversationOperations {
             if !added.isEmpty {
                 try await hooks.changeMembers(.add, initBy: clientID, members: added, conversationID: conversation.id)
                 conversation.members += added
-                conversation.updatedAt = ServerClock.wallMilliseconds()
+                conversation.updatedAt = context.clock.now()
                 try await context.store.saveConversation(conversation)
                 await announceMembership(of: conversation, changed: added, by: clientID, joined: true)
                 await hooks.membersChanged(.add, initBy: clientID, members: added, conversationID: conversation.id)
@@ -67,7 +67,7 @@ extension ConversationOperations {
                 // Announce to the members before they go, so the removed ones hear it too.
                 let before = conversation
                 conversation.removeMembers(removed)
-                conversation.updatedAt = ServerClock.wallMilliseconds()
+                conversation.updatedAt = context.clock.now()
                 try await context.store.saveConversation(conversation)
                 await announceMembership(of: before, changed: removed, by: clientID, joined: false)
                 await hooks.membersChanged(.remove, initBy: clientID, members: removed, conversationID: conversation.id)

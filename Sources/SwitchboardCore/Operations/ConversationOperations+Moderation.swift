@@ -19,7 +19,7 @@ extension ConversationOperations {
             try conversation.requireMember(target)
             conversation.managers.removeAll { $0 == target }
             if change.role == .manager { conversation.managers.append(target) }
-            conversation.updatedAt = ServerClock.wallMilliseconds()
+            conversation.updatedAt = context.clock.now()
             try await context.store.saveConversation(conversation)
 
             var notice = Replies.notification(.conv, op: .memberInfoChanged, to: caller.clientID)
@@ -39,7 +39,7 @@ extension ConversationOperations {
             var conversation = try await existingConversation(change.conversationID)
             let targets = try namedClients(change.clients)
             try conversation.requireModerator(caller, over: targets)
-            let now = ServerClock.wallMilliseconds()
+            let now = context.clock.now()
             switch change.action {
             case .silence, .lift:
                 conversation.silenced.removeAll { targets.contains($0) }
@@ -75,7 +75,7 @@ extension ConversationOperations {
             let before = conversation
             conversation.removeMembers(leaving)
             conversation.silenced.removeAll { leaving.contains($0) }
-            conversation.updatedAt = ServerClock.wallMilliseconds()
+            conversation.updatedAt = context.clock.now()
             try await context.store.saveConversation(conversation)
             await announce(
                 targets, of: before, by: clientID,

@@ -16,7 +16,7 @@ extension ConversationOperations {
         if context.settings.signaturesRequired, caller.isClient {
             try await verifyStartSignature(new.signature, clientID: clientID, members: new.members)
         }
-        let now = ServerClock.wallMilliseconds()
+        let now = context.clock.now()
         let kind: Conversation.Kind
         var secondsLeft: Int32?
         switch new.kind {

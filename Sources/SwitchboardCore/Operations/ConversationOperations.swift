@@ -24,7 +24,7 @@ struct ConversationOperations: Sendable {
     /// A conversation that exists and has not expired; 4303 otherwise.
     func existingConversation(_ id: String) async throws -> Conversation {
         guard !id.isEmpty, let conversation = try await context.store.conversation(id: id),
-              !conversation.isExpired(at: ServerClock.wallMilliseconds())
+              !conversation.isExpired(at: context.clock.now())
         else {
             throw CommandError(.conversationNotFound, detail: "no such conversation \(id)")
         }

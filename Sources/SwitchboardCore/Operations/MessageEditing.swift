@@ -68,7 +68,7 @@ struct MessageEditing: Sendable {
         guard recall ? context.settings.recallAllowed : context.settings.editingAllowed else {
             throw CommandError(refusal, detail: recall ? "recalling messages is turned off" : "editing messages is turned off")
         }
-        if let window = context.settings.editWindow, ServerClock.wallMilliseconds() - timestamp > window * 1000 {
+        if let window = context.settings.editWindow, context.clock.now() - timestamp > window * 1000 {
             throw CommandError(refusal, detail: "messages may be changed for \(window) seconds after sending")
         }
     }

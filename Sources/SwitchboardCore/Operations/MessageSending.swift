@@ -22,7 +22,7 @@ struct MessageSending: Sendable {
     func send(_ outgoing: OutgoingMessage, by caller: Caller, acknowledge: (Message) -> Void = { _ in }) async throws -> SentMessage {
         let clientID = caller.clientID
         guard let conversation = try await context.store.conversation(id: outgoing.conversationID),
-              !conversation.isExpired(at: ServerClock.wallMilliseconds())
+              !conversation.isExpired(at: context.clock.now())
         else {
             // The SDK tells its user a temporary conversation expired by this code.
             if outgoing.conversationID.hasPrefix(Identifiers.temporaryPrefix) {
@@ -31,7 +31,7 @@ struct MessageSending: Sendable {
             throw CommandError(.invalidMessagingTarget, detail: "no such conversation")
         }
         try conversation.requireMember(caller, or: .invalidMessagingTarget)
-        guard !caller.isClient || !conversation.isSilenced(clientID, at: ServerClock.wallMilliseconds()) else {
+        guard !caller.isClient || !conversation.isSilenced(clientID, at: context.clock.now()) else {
             throw CommandError(.silenced, detail: "\(clientID) is silenced in \(conversation.id)")
         }
         let content = outgoing.content

@@ -1,7 +1,9 @@
 import Synchronization
+import SwitchboardData
 
 /// Message ids in LeanCloud's shape (22 URL-safe characters) that sort by time: the first 7
-/// characters are the wall clock's milliseconds, the other 15 a keyed hash (SipHash, through
+/// characters are the system clock's milliseconds (the id's order on disk, not a time the
+/// core reasons with, so not the core's `WallClock`), the other 15 a keyed hash (SipHash, through
 /// `Hasher`) of a per-process random key and a counter.
 ///
 /// Sorting by time keeps the index on message ids appending at its end: random ids put
@@ -19,6 +21,7 @@ final class MessageIDGenerator: Sendable {
 
     private let key: (UInt64, UInt64)
     private let counter = Atomic<UInt64>(0)
+    private let clock = SystemWallClock()
 
     init() {
         var generator = SystemRandomNumberGenerator()
@@ -27,7 +30,7 @@ final class MessageIDGenerator: Sendable {
 
     func next() -> String {
         let count = counter.add(1, ordering: .relaxed).newValue
-        let time = UInt64(max(ServerClock.wallMilliseconds(), 0))
+        let time = UInt64(max(clock.now(), 0))
         var bits = (hash(count, 0), hash(count, 1))
         return String(unsafeUninitializedCapacity: 22) { buffer in
             for index in 0..<Self.timeCharacters {

@@ -1,20 +1,24 @@
-import Foundation
 import Synchronization
+import SwitchboardData
 
-/// Hands out message timestamps in milliseconds that never repeat and never go backwards,
-/// so history pages by timestamp are unambiguous even for messages sent in the same
-/// millisecond or across a wall-clock step back.
+/// The core's time: the time of day from its `WallClock`, and message timestamps in
+/// milliseconds that never repeat and never go backwards, so history pages by timestamp are
+/// unambiguous even for messages sent in the same millisecond or across a wall-clock step back.
 public final class ServerClock: Sendable {
+    public let wall: any WallClock
     private let last = Mutex<Int64>(0)
 
-    public init() {}
+    public init(wall: any WallClock = SystemWallClock()) {
+        self.wall = wall
+    }
 
-    public static func wallMilliseconds() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    /// Milliseconds since 1970-01-01 UTC, as the wall clock reads.
+    public func now() -> Int64 {
+        wall.now()
     }
 
     public func next() -> Int64 {
-        let now = Self.wallMilliseconds()
+        let now = wall.now()
         return last.withLock { last in
             last = max(now, last + 1)
             return last

@@ -1,3 +1,4 @@
+import SwitchboardData
 import SwitchboardWire
 
 /// Checks the signatures clients attach to `session/open` and membership changes: fresh,
@@ -16,13 +17,15 @@ struct SignatureCheck: Sendable {
     let maxAge: Int64
     private let nonces = NonceRegistry()
     private let link: any NodeLink
+    private let clock: any WallClock
     /// Timestamps above this are milliseconds (this many seconds is the year 5138).
     private static let millisecondsThreshold: Int64 = 100_000_000_000
 
-    init(signer: Signature, maxAge: Int64, link: any NodeLink) {
+    init(signer: Signature, maxAge: Int64, link: any NodeLink, clock: any WallClock) {
         self.signer = signer
         self.maxAge = maxAge
         self.link = link
+        self.clock = clock
     }
 
     /// Ids are checked before (`ClientID`): none contains the `:` that joins them.
@@ -36,7 +39,7 @@ struct SignatureCheck: Sendable {
         guard let signature = presented.signature, let timestamp = presented.timestamp, let nonce = presented.nonce else {
             throw CommandError(failure, detail: "signature required")
         }
-        let now = ServerClock.wallMilliseconds() / 1000
+        let now = clock.now() / 1000
         let seconds = timestamp > Self.millisecondsThreshold ? timestamp / 1000 : timestamp
         guard abs(now - seconds) <= maxAge else {
             throw CommandError(failure, detail: "signature expired: a signature is good for \(maxAge) s after its timestamp")

@@ -1,6 +1,7 @@
 import Logging
 import Metrics
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 
 /// How a provider that pushes device by device (APNs, FCM, the Android makers' services)
@@ -10,7 +11,8 @@ import SwitchboardHooks
 /// message. A push waiting to be tried again holds no worker: it waits outside the queue
 /// (`PushRetryWaits`) and goes back into it when its time comes. A used-up quota is not tried
 /// again; a dead token is removed from the store; every device's outcome is counted once in
-/// `switchboard_push_<service>_total{outcome}`.
+/// `switchboard_push_<service>_total{outcome}`. A push's age is read from the system's clock,
+/// as the services that take it count it.
 struct DevicePushDelivery: Sendable {
     /// What became of one device's push.
     enum Outcome: String, CaseIterable {
@@ -68,7 +70,7 @@ struct DevicePushDelivery: Sendable {
     private func attempt(
         number: Int, backoff: Duration, token: String, messageID: String, sentAt: Int64, post: @escaping @Sendable () async -> DevicePushAnswer
     ) async {
-        if ServerClock.wallMilliseconds() - sentAt > PushNotice.lifetime {
+        if SystemWallClock().now() - sentAt > PushNotice.lifetime {
             count(.dropped)
             return
         }
@@ -95,7 +97,7 @@ struct DevicePushDelivery: Sendable {
                 logger.error("\(service) push given up", metadata: ["reason": "\(reason)", "attempts": "\(attempts)", "message": "\(messageID)"])
                 return
             }
-            guard .milliseconds(sentAt + PushNotice.lifetime - ServerClock.wallMilliseconds()) > wait else {
+            guard .milliseconds(sentAt + PushNotice.lifetime - SystemWallClock().now()) > wait else {
                 count(.dropped)
                 logger.warning("\(service) push dropped: its wait outlasts the push", metadata: ["reason": "\(reason)", "message": "\(messageID)"])
                 return

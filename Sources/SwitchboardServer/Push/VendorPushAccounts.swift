@@ -20,7 +20,7 @@ struct VendorPushAccounts<Settings: VendorPushSettings>: Sendable {
     /// - Parameters:
     ///   - service: for logs and metrics: `Xiaomi` counts in `switchboard_push_xiaomi_total`.
     init(
-        service: String, settings: [Settings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger
+        service: String, settings: [Settings], store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger
     ) throws {
         let accounts = settings.enumerated().map { index, settings in
             Account(

@@ -5,5 +5,5 @@ import SwitchboardHooks
 /// A Chinese Android maker's push provider, made from its accounts as the config lists them.
 protocol VendorPushGateway: PushGateway {
     associatedtype Settings: VendorPushSettings
-    init(accounts: [Settings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws
+    init(accounts: [Settings], store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws
 }

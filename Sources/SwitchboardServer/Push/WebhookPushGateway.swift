@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Logging
 import SwitchboardCore
+import SwitchboardData
 
 /// The `webhook` push provider: POSTs each push as JSON to the operator's push gateway,
 /// trying again with doubling waits when it fails. Pushes wait in a queue of their own, so a
@@ -28,7 +29,7 @@ struct WebhookPushGateway: PushGateway {
     private func deliver(_ notice: PushNotice) async {
         var wait = firstRetry
         for attempt in 1...max(attempts, 1) {
-            if notice.isExpired(at: ServerClock.wallMilliseconds()) {
+            if notice.isExpired(at: SystemWallClock().now()) {
                 logger.warning("push dropped: older than seven days", metadata: ["message": "\(notice.messageID)"])
                 return
             }

@@ -55,7 +55,7 @@ struct ServerRESTAPI {
         guard context.caller?.mayCall(appKeyAllowed: route.appKeyAllowed) == true else {
             return RESTResponse.error(.unauthorized, code: 401, "Unauthorized.")
         }
-        if let rateClass = route.rateClass, let wait = limiter.admit(rateClass, at: ServerClock.wallMilliseconds()) {
+        if let rateClass = route.rateClass, let wait = limiter.admit(rateClass, at: core.clock.now()) {
             refusals[rateClass]?.increment()
             var response = RESTResponse.error(.tooManyRequests, code: 429, "Too many requests.")
             response.headers[.retryAfter] = String(wait)

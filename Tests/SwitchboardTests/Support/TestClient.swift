@@ -8,7 +8,7 @@ import Testing
 
 /// A client that speaks LeanCloud's protocol over a real WebSocket, as an SDK does.
 /// Received commands collect in an inbox that tests take from by predicate.
-final class TestClient: Sendable {
+final class TestClient: SDKClient {
     struct Timeout: Error, CustomStringConvertible {
         var description: String
     }
@@ -121,7 +121,7 @@ final class TestClient: Sendable {
 
     /// Takes the first received command that matches, waiting for it if needed.
     func next(
-        timeout: Duration = .seconds(5), _ what: String = "command", where matches: @Sendable (GenericCommand) -> Bool
+        timeout: Duration = .seconds(5), _ what: String = "command", where matches: @escaping @Sendable (GenericCommand) -> Bool
     ) async throws -> GenericCommand {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -136,7 +136,7 @@ final class TestClient: Sendable {
     }
 
     /// Waits `period` and returns every received command that matches, removing them.
-    func collect(for period: Duration, where matches: @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand] {
+    func collect(for period: Duration, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand] {
         try await Task.sleep(for: period)
         return state.withLock { state in
             let taken = state.inbox.filter(matches)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJS
 import SwitchboardServer
@@ -20,7 +21,7 @@ final class TestServer: Sendable {
     /// Starts a server; `configure` adjusts the config (data directory and port are set already).
     static func start(
         dataDirectory: String? = nil, plugins: [any SwitchboardPlugin] = [], push: (any PushGateway)? = nil,
-        scripts: [String: String] = [:], _ configure: (inout ServerConfig) -> Void = { _ in }
+        clock: any WallClock = SystemWallClock(), scripts: [String: String] = [:], _ configure: (inout ServerConfig) -> Void = { _ in }
     ) async throws -> TestServer {
         var config = ServerConfig()
         config.port = 0
@@ -42,7 +43,7 @@ final class TestServer: Sendable {
         var logger = Logger(label: "switchboard-test")
         logger.logLevel = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
         // A registry of its own: tests run many servers in one process and read each one's series.
-        let application = try await SwitchboardApplication(config: config, logger: logger, plugins: plugins, push: push, metrics: PrometheusMetrics())
+        let application = try await SwitchboardApplication(config: config, logger: logger, plugins: plugins, push: push, metrics: PrometheusMetrics(), clock: clock)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let group = try await application.serviceGroup { port in portContinuation.yield(port) }
         let running = Task { try await group.run() }

@@ -25,7 +25,7 @@ struct APNsPushGateway: PushGateway {
     let defaultTeam: APNsTeam
     let memory = APNsTokenMemory()
 
-    init(teams settings: [APNsSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+    init(teams settings: [APNsSettings], store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         let teams = try settings.map { settings in
             try APNsTeam(
                 settings: settings,

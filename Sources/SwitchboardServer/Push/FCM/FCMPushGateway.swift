@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJSON
 
@@ -20,7 +21,7 @@ struct FCMPushGateway: PushGateway {
     let accessToken: PushAccessToken
     let delivery: DevicePushDelivery
 
-    init(settings: FCMSettings, store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+    init(settings: FCMSettings, store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         self.settings = settings
         account = try FCMServiceAccount(file: settings.serviceAccountFile)
         accessToken = try FCMTokenGrant(account: account, client: PushHTTPClients.client(trustRootsFile: settings.trustRootsFile)).accessToken()
@@ -43,7 +44,7 @@ struct FCMPushGateway: PushGateway {
                 for token in tokens {
                     group.addTask {
                         await delivery.deliver(to: token, messageID: notice.messageID, sentAt: notice.timestamp) {
-                            await post(FCMMessage.body(token: token, payload: notice.payload, sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()))
+                            await post(FCMMessage.body(token: token, payload: notice.payload, sentAt: notice.timestamp, now: SystemWallClock().now()))
                         }
                     }
                 }

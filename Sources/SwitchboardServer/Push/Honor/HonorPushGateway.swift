@@ -1,5 +1,6 @@
 import Logging
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJSON
 
@@ -18,7 +19,7 @@ import SwitchboardJSON
 struct HonorPushGateway: VendorPushGateway {
     let accounts: VendorPushAccounts<VendorTokenAccount<HonorSettings>>
 
-    init(accounts settings: [HonorSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+    init(accounts settings: [HonorSettings], store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         accounts = try VendorPushAccounts(
             service: "Honor", settings: VendorTokenAccount.oauthAccounts(settings, service: "Honor"), store: store, queue: queue, metrics: metrics, logger: logger
         )
@@ -31,7 +32,7 @@ struct HonorPushGateway: VendorPushGateway {
             }
             // Honor answers success with the number 200; its other codes are Push Kit's.
             return await PushKitSend.post(
-                message, to: "api/v1/\(account.settings.appID)/sendMessage", headers: { [("timestamp", String(ServerClock.wallMilliseconds()))] },
+                message, to: "api/v1/\(account.settings.appID)/sendMessage", headers: { [("timestamp", String(SystemWallClock().now()))] },
                 as: account, messageKey: "message", successCode: "200"
             )
         }

@@ -1,5 +1,6 @@
 import Logging
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJSON
 
@@ -26,7 +27,7 @@ import SwitchboardJSON
 struct HuaweiPushGateway: VendorPushGateway {
     let accounts: VendorPushAccounts<VendorTokenAccount<HuaweiSettings>>
 
-    init(accounts settings: [HuaweiSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+    init(accounts settings: [HuaweiSettings], store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         accounts = try VendorPushAccounts(
             service: "Huawei", settings: VendorTokenAccount.oauthAccounts(settings, service: "Huawei"), store: store, queue: queue, metrics: metrics, logger: logger
         )
@@ -35,7 +36,7 @@ struct HuaweiPushGateway: VendorPushGateway {
     func push(_ notice: PushNotice) async {
         await accounts.push(notice) { account, token in
             let message = HuaweiMessage.body(
-                token: token, payload: notice.payload, settings: account.settings, sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()
+                token: token, payload: notice.payload, settings: account.settings, sentAt: notice.timestamp, now: SystemWallClock().now()
             )
             guard let message else { return .refused("the push data has neither title nor alert") }
             return await PushKitSend.post(message, to: "v1/\(account.settings.appID)/messages:send", as: account, messageKey: "msg")

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJSON
 
@@ -16,13 +17,13 @@ import SwitchboardJSON
 struct MeizuPushGateway: VendorPushGateway {
     let accounts: VendorPushAccounts<MeizuSettings>
 
-    init(accounts settings: [MeizuSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+    init(accounts settings: [MeizuSettings], store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         accounts = try VendorPushAccounts(service: "Meizu", settings: settings, store: store, queue: queue, metrics: metrics, logger: logger)
     }
 
     func push(_ notice: PushNotice) async {
         await accounts.push(notice) { settings, token in
-            switch MeizuMessage.build(payload: notice.payload, settings: settings, sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()) {
+            switch MeizuMessage.build(payload: notice.payload, settings: settings, sentAt: notice.timestamp, now: SystemWallClock().now()) {
             case .unsendable(let reason): return .refused(reason)
             case .message(let path, let json): return await Self.post(json, to: path, as: settings, token: token)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJSON
 
@@ -22,7 +23,7 @@ struct OPPOPushGateway: VendorPushGateway {
 
     let accounts: VendorPushAccounts<Account>
 
-    init(accounts settings: [OPPOSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+    init(accounts settings: [OPPOSettings], store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         accounts = try VendorPushAccounts(
             service: "OPPO", settings: Account.accounts(settings, makeToken: OPPOAuth.token),
             store: store, queue: queue, metrics: metrics, logger: logger
@@ -34,7 +35,7 @@ struct OPPOPushGateway: VendorPushGateway {
         await accounts.push(notice) { account, registrationID in
             guard !content.isSilent else { return .refused("OPPO has no pass-through message for a silent push") }
             let message = OPPOMessage.message(
-                to: registrationID, content, settings: account.settings, sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()
+                to: registrationID, content, settings: account.settings, sentAt: notice.timestamp, now: SystemWallClock().now()
             )
             guard let message else { return .refused("the push data has neither title nor alert") }
             return await send(message, as: account)

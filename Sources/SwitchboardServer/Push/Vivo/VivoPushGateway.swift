@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 import SwitchboardJSON
 
@@ -23,7 +24,7 @@ struct VivoPushGateway: VendorPushGateway {
 
     let accounts: VendorPushAccounts<Account>
 
-    init(accounts settings: [VivoSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+    init(accounts settings: [VivoSettings], store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         accounts = try VendorPushAccounts(
             service: "vivo", settings: Account.accounts(settings, makeToken: VivoAuth.token),
             store: store, queue: queue, metrics: metrics, logger: logger
@@ -36,7 +37,7 @@ struct VivoPushGateway: VendorPushGateway {
             guard !content.isSilent else { return .refused("vivo has no pass-through message for a silent push") }
             let body = VivoMessage.body(
                 to: registrationID, content, messageID: notice.messageID, settings: account.settings,
-                sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()
+                sentAt: notice.timestamp, now: SystemWallClock().now()
             )
             guard let body else { return .refused("the push data has neither title nor alert") }
             return await send(body, as: account)

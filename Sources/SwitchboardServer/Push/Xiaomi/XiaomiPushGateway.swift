@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SwitchboardCore
+import SwitchboardData
 import SwitchboardHooks
 
 /// The `xiaomi` push provider: sends the Android devices `PushRouter` hands it (installations
@@ -16,7 +17,7 @@ import SwitchboardHooks
 struct XiaomiPushGateway: VendorPushGateway {
     let accounts: VendorPushAccounts<XiaomiSettings>
 
-    init(accounts settings: [XiaomiSettings], store: any MessageStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
+    init(accounts settings: [XiaomiSettings], store: any PushDeviceStore, queue: WorkQueue, metrics: HookMetrics, logger: Logger) throws {
         accounts = try VendorPushAccounts(service: "Xiaomi", settings: settings, store: store, queue: queue, metrics: metrics, logger: logger)
     }
 
@@ -24,7 +25,7 @@ struct XiaomiPushGateway: VendorPushGateway {
         await accounts.push(notice) { settings, token in
             let fields = XiaomiMessage.fields(
                 token: token, payload: notice.payload, conversationID: notice.conversationID, settings: settings,
-                sentAt: notice.timestamp, now: ServerClock.wallMilliseconds()
+                sentAt: notice.timestamp, now: SystemWallClock().now()
             )
             guard let fields else { return .refused("the push data has neither title nor alert") }
             return await Self.post(fields, as: settings, token: token)

@@ -14,13 +14,16 @@ struct RESTAuthenticator: RouterMiddleware {
     private let masterKeyHeader: HeldSecret
     private let appKey: HeldSecret
     private let sessionTokens: SessionTokens
+    /// What a session token's age is told by.
+    private let clock: ServerClock
 
-    init(appID: String, appKey: String, masterKey: String, sessionTokens: SessionTokens) {
+    init(appID: String, appKey: String, masterKey: String, sessionTokens: SessionTokens, clock: ServerClock) {
         self.appID = appID
         self.masterKey = masterKey
         masterKeyHeader = HeldSecret(masterKey + ",master")
         self.appKey = HeldSecret(appKey)
         self.sessionTokens = sessionTokens
+        self.clock = clock
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -50,7 +53,7 @@ struct RESTAuthenticator: RouterMiddleware {
     private func client(of request: Request) -> String? {
         guard let clientID = QueryParameters(request)["client_id"], !clientID.isEmpty,
               let token = request.header("X-LC-IM-Session-Token"),
-              sessionTokens.isValid(token, for: clientID, now: ServerClock.wallMilliseconds())
+              sessionTokens.isValid(token, for: clientID, now: clock.now())
         else { return nil }
         return clientID
     }

@@ -94,7 +94,7 @@ enum SystemConversationRoutes {
                 ],
                 rateClass: .broadcasts
             ) { call in
-                let now = ServerClock.wallMilliseconds()
+                let now = core.clock.now()
                 let validTill = call.body["valid_till"] == nil ? now + maxBroadcastValidity : try call.number("valid_till")
                 guard validTill > now, validTill <= now + maxBroadcastValidity else {
                     throw RESTFailure(message: "valid_till is a time (milliseconds) within the next 30 days")

@@ -1,0 +1,105 @@
+import Synchronization
+import SwitchboardCore
+import SwitchboardWire
+
+/// A client connection straight into a `MessagingCore`, without a socket: its commands are
+/// handled one after another, in the order sent, as the WebSocket gateway handles a
+/// connection's frames; what the core sends it waits in a `MemoryOutbox`.
+final class CoreClient: SDKClient {
+    private enum Input {
+        case command(GenericCommand)
+        case end
+    }
+
+    let connection: Connection
+    private let outbox: MemoryOutbox
+    private let input: AsyncStream<Input>.Continuation
+    private let handling: Task<Void, Never>
+    private let nextSerial = Atomic<Int32>(1)
+
+    init(core: MessagingCore, id: UInt64) {
+        let (inputs, input) = AsyncStream.makeStream(of: Input.self)
+        // The core closing the connection ends it as a socket's close does.
+        let outbox = MemoryOutbox(closed: { input.yield(.end) })
+        let connection = Connection(id: id, outbox: outbox, remoteAddress: "127.0.0.1")
+        self.outbox = outbox
+        self.input = input
+        self.connection = connection
+        handling = Task {
+            for await item in inputs {
+                switch item {
+                case .command(let command):
+                    await core.handle(command, on: connection)
+                case .end:
+                    outbox.close()
+                    await core.connectionClosed(connection)
+                    return
+                }
+            }
+        }
+    }
+
+    var isClosed: Bool { !outbox.isOpen }
+
+    func send(_ command: GenericCommand) {
+        input.yield(.command(command))
+    }
+
+    @discardableResult
+    func request(_ command: GenericCommand, timeout: Duration = .seconds(5)) async throws -> GenericCommand {
+        var numbered = command
+        numbered.i = nextSerial.add(1, ordering: .relaxed).oldValue
+        send(numbered)
+        let serial = numbered.i
+        return try await next(timeout: timeout, "reply to \(command.cmd)/\(command.op) i=\(serial)") { $0.hasI && $0.i == serial }
+    }
+
+    func next(
+        timeout: Duration = .seconds(5), _ what: String = "command", where matches: @escaping @Sendable (GenericCommand) -> Bool
+    ) async throws -> GenericCommand {
+        let found = await withTaskGroup(of: GenericCommand?.self) { group in
+            group.addTask { await self.outbox.take(where: matches) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
+        }
+        guard let found else { throw TestClient.Timeout(description: "no \(what) within \(timeout)") }
+        return found
+    }
+
+    func collect(for period: Duration, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand] {
+        try await Task.sleep(for: period)
+        return outbox.takeAll(where: matches)
+    }
+
+    /// Returns once every command sent before has been handled: the connection's commands
+    /// are handled in order, so the reply to one more comes after them.
+    func awaitHandled() async throws {
+        try await request(.onlineStatus([]))
+    }
+
+    /// Every command received so far that matches, without waiting: after `awaitHandled()`,
+    /// what handling the commands sent before sent this connection at once is here.
+    func received(where matches: (GenericCommand) -> Bool) -> [GenericCommand] {
+        outbox.takeAll(where: matches)
+    }
+
+    /// Ends the connection as a client closing its socket does (`closed()` waits until the
+    /// core has wound it up).
+    func close() {
+        input.yield(.end)
+    }
+
+    /// Waits until the connection's end has been handled (its sessions closed).
+    func closed() async {
+        await handling.value
+    }
+
+    deinit {
+        input.yield(.end)
+        input.finish()
+    }
+}

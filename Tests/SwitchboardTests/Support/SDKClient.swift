@@ -1,0 +1,18 @@
+import SwitchboardWire
+
+/// What a test does with a client, over a real socket (`TestClient`) or straight into the
+/// core (`CoreClient`): the helpers in `Commands.swift` work on both, so a suite moves
+/// between them by how it starts its server. Each client gives the defaults (5 s, any command).
+protocol SDKClient: Sendable {
+    /// Sends a command as is.
+    func send(_ command: GenericCommand)
+    /// Sends `command` with a fresh serial `i` and waits for the reply carrying it.
+    @discardableResult
+    func request(_ command: GenericCommand, timeout: Duration) async throws -> GenericCommand
+    /// Takes the first received command that matches, waiting for it if needed.
+    func next(timeout: Duration, _ what: String, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> GenericCommand
+    /// Waits `period` and returns every received command that matches, removing them.
+    func collect(for period: Duration, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand]
+    /// Ends the connection from the client's side.
+    func close()
+}
