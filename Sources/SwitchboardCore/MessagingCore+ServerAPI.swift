@@ -4,12 +4,6 @@ import SwitchboardWire
 /// What the app's own server does through the REST API that no client command does: send
 /// as anyone, run system conversations, read any history, kick clients.
 extension MessagingCore {
-    /// Sends a message in the caller's name (see `MessageSending.send`): hooks, storage,
-    /// delivery, pushes. The app's server sends as anyone, member or not.
-    public func send(_ message: OutgoingMessage, by caller: Caller) async throws -> SentMessage {
-        try await sending.send(message, by: caller)
-    }
-
     /// A system conversation's message to chosen clients, subscribers or not: only they
     /// receive it and see it in history (and the sender).
     public func sendToSubscribers(_ audience: [String], _ message: OutgoingMessage, by caller: Caller) async throws -> SentMessage {

@@ -14,14 +14,16 @@ public final class MessagingCore: Sendable {
     let sessions: SessionCommands
     /// The session tokens handed out at login, which the client REST API also takes.
     public let sessionTokens: SessionTokens
-    let conversations: ConversationOperations
+    /// The core's operations, in a caller's name (`Caller`): the WebSocket gateway's
+    /// handlers and the REST API's routes are adapters over these.
+    public let conversations: ConversationOperations
     private let conversationCommands: ConversationCommands
     private let conversationQueries: ConversationQueries
-    let sending: MessageSending
+    public let sending: MessageSending
     private let messages: MessageCommands
-    let reading: MessageHistory
+    public let reading: MessageHistory
     private let history: HistoryCommands
-    let editing: MessageEditing
+    public let editing: MessageEditing
     private let patches: PatchCommands
     private let receipts: ReceiptCommands
     let delivery: Delivery

@@ -8,7 +8,7 @@ extension ConversationOperations {
 
     /// Changes the name and attributes, as `_conversationUpdate` decides; the other members
     /// are told. A client changes a conversation it is a member of (4325 otherwise).
-    func update(_ update: ConversationUpdate, by caller: Caller) async throws -> UpdatedConversation {
+    public func update(_ update: ConversationUpdate, by caller: Caller) async throws -> UpdatedConversation {
         try await locks.withLock(update.conversationID) {
             let clientID = caller.clientID
             var conversation = try await existingConversation(update.conversationID)
@@ -47,7 +47,7 @@ extension ConversationOperations {
     /// Mutes or unmutes the conversation for each client, as `_conversationUpdate` decides
     /// for each, and saves it. A client mutes, as a member, for itself alone; the app's
     /// server for any clients.
-    func setMuted(_ change: MuteChange, by caller: Caller) async throws -> Conversation {
+    public func setMuted(_ change: MuteChange, by caller: Caller) async throws -> Conversation {
         let clients = try namedClients(change.clients)
         guard !caller.isClient || clients == [caller.clientID] else {
             throw CommandError(.conversationOperationUnauthorized, detail: "a client mutes a conversation for itself alone")

@@ -6,7 +6,7 @@ extension ConversationOperations {
     /// member, to a conversation it may find, signed where the app wants signatures (a
     /// private conversation's signed join is how an outsider learns of it); the app's server
     /// adds to any conversation.
-    func add(_ change: MembershipChange, by caller: Caller) async throws -> MembershipResult {
+    public func add(_ change: MembershipChange, by caller: Caller) async throws -> MembershipResult {
         try await locks.withLock(change.conversationID) {
             let clientID = caller.clientID
             var (conversation, requested, joiningSelf) = try await membershipChange(change, by: clientID)
@@ -46,7 +46,7 @@ extension ConversationOperations {
     /// member, signed where the app wants signatures, and only those ranked below it (the
     /// others are left out, see `Conversation.removalRefusals`); the app's server removes
     /// anyone.
-    func remove(_ change: MembershipChange, by caller: Caller) async throws -> MembershipResult {
+    public func remove(_ change: MembershipChange, by caller: Caller) async throws -> MembershipResult {
         try await locks.withLock(change.conversationID) {
             let clientID = caller.clientID
             var (conversation, requested, leavingSelf) = try await membershipChange(change, by: clientID)

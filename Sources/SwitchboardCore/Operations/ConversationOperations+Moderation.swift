@@ -4,7 +4,7 @@ import SwitchboardWire
 extension ConversationOperations {
     /// Makes a member a manager or a member again; every member is told (in a chat room,
     /// the member alone). A client does it as the owner.
-    func setRole(_ change: RoleChange, by caller: Caller) async throws -> Conversation {
+    public func setRole(_ change: RoleChange, by caller: Caller) async throws -> Conversation {
         try await locks.withLock(change.conversationID) {
             var conversation = try await existingConversation(change.conversationID)
             try conversation.requireMember(caller)
@@ -34,7 +34,7 @@ extension ConversationOperations {
 
     /// Silences members, until lifted or for a while, or lets them speak again; members
     /// hear it as `shutuped` and `members_shutuped` (and the `un` ones).
-    func silence(_ change: SilenceChange, by caller: Caller) async throws -> ModerationResult {
+    public func silence(_ change: SilenceChange, by caller: Caller) async throws -> ModerationResult {
         try await locks.withLock(change.conversationID) {
             var conversation = try await existingConversation(change.conversationID)
             let targets = try namedClients(change.clients)
@@ -63,7 +63,7 @@ extension ConversationOperations {
 
     /// Blocks clients or unblocks them. Blocked members leave the conversation; blocked
     /// clients cannot join it or be added (4548).
-    func setBlocked(_ change: BlockChange, by caller: Caller) async throws -> ModerationResult {
+    public func setBlocked(_ change: BlockChange, by caller: Caller) async throws -> ModerationResult {
         try await locks.withLock(change.conversationID) {
             let clientID = caller.clientID
             var conversation = try await existingConversation(change.conversationID)

@@ -6,7 +6,7 @@ extension ConversationOperations {
     /// members. A client starts it with itself among the members (a chat room with itself
     /// alone), signed where the app wants signatures; the app's server starts it in the
     /// caller's name, who owns it, with exactly the members named (a chat room with none).
-    func start(_ new: NewConversation, by caller: Caller) async throws -> StartedConversation {
+    public func start(_ new: NewConversation, by caller: Caller) async throws -> StartedConversation {
         let clientID = caller.clientID
         try requireMemberLimit(new.members.count)
         try requireValidIDs(new.members)

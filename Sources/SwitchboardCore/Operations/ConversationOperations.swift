@@ -8,7 +8,7 @@ import SwitchboardWire
 ///
 /// Each change reads the conversation, changes it and saves it whole, one at a time per
 /// conversation (`locks`).
-struct ConversationOperations: Sendable {
+public struct ConversationOperations: Sendable {
     let context: CoreContext
     let notifier: Notifier
     let hooks: ConversationHooks
@@ -22,7 +22,7 @@ struct ConversationOperations: Sendable {
     }
 
     /// A conversation that exists and has not expired; 4303 otherwise.
-    func existingConversation(_ id: String) async throws -> Conversation {
+    public func existingConversation(_ id: String) async throws -> Conversation {
         guard !id.isEmpty, let conversation = try await context.store.conversation(id: id),
               !conversation.isExpired(at: context.clock.now())
         else {
@@ -33,7 +33,7 @@ struct ConversationOperations: Sendable {
 
     /// Deletes a conversation with its history. As on LeanCloud, its members are not told:
     /// their next send or query finds it gone.
-    func delete(_ conversationID: String) async throws {
+    public func delete(_ conversationID: String) async throws {
         try await locks.withLock(conversationID) {
             let conversation = try await existingConversation(conversationID)
             try await context.store.deleteConversation(id: conversation.id)

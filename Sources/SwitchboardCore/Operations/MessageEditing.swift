@@ -2,7 +2,7 @@ import SwitchboardWire
 
 /// Edits and recalls: `_messageUpdate` decides first; the members' online devices receive
 /// `patch/modified`, the others at their next login.
-struct MessageEditing: Sendable {
+public struct MessageEditing: Sendable {
     let context: CoreContext
     let hooks: MessageHooks
 
@@ -10,7 +10,7 @@ struct MessageEditing: Sendable {
     /// set). A client changes its own messages, as a member, within the app's edit rules;
     /// the app's server changes a sender's message however old it is, whether or not the
     /// sender is still a member.
-    func change(_ change: MessageChange, by caller: Caller) async throws -> Message {
+    public func change(_ change: MessageChange, by caller: Caller) async throws -> Message {
         let clientID = caller.clientID
         guard var message = try await context.store.message(id: change.messageID),
               change.conversationID.map({ $0 == message.conversationID }) ?? true,

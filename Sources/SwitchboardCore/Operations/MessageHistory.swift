@@ -1,12 +1,12 @@
 /// Reading history: a member reads its conversations' (`logs`); the app's server reads any
 /// conversation's, a sender's or the whole app's (the REST API).
-struct MessageHistory: Sendable {
+public struct MessageHistory: Sendable {
     let context: CoreContext
 
     /// A page of history, oldest first, with the conversations its messages are in. The
     /// page size is held to the app's maximum; 0 asks for nothing. A client reads one
     /// conversation it is a member of, and sees what it may see (`reader` is itself).
-    func page(_ query: HistoryQuery, by caller: Caller) async throws -> (messages: [Message], conversations: [String: Conversation]) {
+    public func page(_ query: HistoryQuery, by caller: Caller) async throws -> (messages: [Message], conversations: [String: Conversation]) {
         var query = query
         var conversations: [String: Conversation] = [:]
         if case .conversation(let id) = query.scope {

@@ -2,7 +2,7 @@ import SwitchboardWire
 
 /// Sending: validates, runs `_messageReceived`, stores, delivers; then hands `_messageSent`
 /// and the push decision for offline members to the background queue.
-struct MessageSending: Sendable {
+public struct MessageSending: Sendable {
     let context: CoreContext
     let delivery: Delivery
     let hooks: MessageHooks
@@ -19,7 +19,7 @@ struct MessageSending: Sendable {
     /// gateway writes the sender's ack there, so that the sender's connection receives the
     /// ack, then the hook's rewrite notice, then the others' copies. It is not called when
     /// the message is not delivered now (a will, or a message sent again after a lost ack).
-    func send(_ outgoing: OutgoingMessage, by caller: Caller, acknowledge: (Message) -> Void = { _ in }) async throws -> SentMessage {
+    public func send(_ outgoing: OutgoingMessage, by caller: Caller, acknowledge: (Message) -> Void = { _ in }) async throws -> SentMessage {
         let clientID = caller.clientID
         guard let conversation = try await context.store.conversation(id: outgoing.conversationID),
               !conversation.isExpired(at: context.clock.now())

@@ -39,7 +39,7 @@ enum ConversationRoutes {
         let id = call.path("conv_id")
         let conversation: Conversation
         do {
-            conversation = try await core.conversation(id)
+            conversation = try await core.conversations.existingConversation(id)
         } catch let error as CommandError where error.code == .conversationNotFound {
             return
         }
@@ -68,33 +68,33 @@ enum ConversationRoutes {
                 return RESTAnswer.created(try await core.createSystemConversation(name: name, attributes: attributes))
             },
             RESTRoute(.get, conversations + "/{conv_id}/members", "A conversation's members") { call in
-                RESTAnswer.clients(try await core.conversation(call.path("conv_id")).members)
+                RESTAnswer.clients(try await core.conversations.existingConversation(call.path("conv_id")).members)
             },
             RESTRoute(
                 .post, conversations + "/{conv_id}/members", "Add members; those the conversation blocks are left out, listed in failedPids",
                 body: [.strings("client_ids", required: true)]
             ) { call in
-                RESTAnswer.added(try await core.addMembers(membership(call), by: server))
+                RESTAnswer.added(try await core.conversations.add(membership(call), by: server))
             },
             RESTRoute(.delete, conversations + "/{conv_id}/members", "Remove members", body: [.strings("client_ids", required: true)]) { call in
-                RESTAnswer.updated(try await core.removeMembers(membership(call), by: server).conversation)
+                RESTAnswer.updated(try await core.conversations.remove(membership(call), by: server).conversation)
             },
             RESTRoute(.get, conversations + "/{conv_id}/mutes", "The members who muted a conversation") { call in
-                RESTAnswer.clients(try await core.conversation(call.path("conv_id")).mutedBy)
+                RESTAnswer.clients(try await core.conversations.existingConversation(call.path("conv_id")).mutedBy)
             },
             RESTRoute(.post, conversations + "/{conv_id}/mutes", "Mute a conversation for clients", body: [.strings("client_ids", required: true)]) { call in
-                RESTAnswer.updated(try await core.setMuted(MuteChange(conversationID: call.path("conv_id"), clients: try call.strings("client_ids"), muted: true), by: server))
+                RESTAnswer.updated(try await core.conversations.setMuted(MuteChange(conversationID: call.path("conv_id"), clients: try call.strings("client_ids"), muted: true), by: server))
             },
             RESTRoute(.delete, conversations + "/{conv_id}/mutes", "Unmute a conversation for clients", body: [.strings("client_ids", required: true)]) { call in
-                RESTAnswer.updated(try await core.setMuted(MuteChange(conversationID: call.path("conv_id"), clients: try call.strings("client_ids"), muted: false), by: server))
+                RESTAnswer.updated(try await core.conversations.setMuted(MuteChange(conversationID: call.path("conv_id"), clients: try call.strings("client_ids"), muted: false), by: server))
             },
             RESTRoute(.get, chatrooms + "/{conv_id}/members", "The members of a chat room online now") { call in
-                let members = try await core.conversation(call.path("conv_id")).members
+                let members = try await core.conversations.existingConversation(call.path("conv_id")).members
                 let online = await core.online(among: members)
                 return RESTAnswer.clients(members.filter(online.contains))
             },
             RESTRoute(.get, chatrooms + "/{conv_id}/members/online-count", "How many members of a chat room are online") { call in
-                ["result": .int(Int64(await core.online(among: try await core.conversation(call.path("conv_id")).members).count))]
+                ["result": .int(Int64(await core.online(among: try await core.conversations.existingConversation(call.path("conv_id")).members).count))]
             },
         ]
         for list in lists {
@@ -117,10 +117,10 @@ enum ConversationRoutes {
             ) { call in
                 guard call.body["m"] == nil else { throw RESTFailure(message: "members change through /members") }
                 let update = ConversationUpdate(conversationID: call.path("conv_id"), changes: call.body)
-                return RESTAnswer.updated(try await core.updateConversation(update, by: server).conversation)
+                return RESTAnswer.updated(try await core.conversations.update(update, by: server).conversation)
             })
             routes.append(RESTRoute(.delete, prefix + "/{conv_id}", "Delete a conversation with its history") { call in
-                try await core.deleteConversation(call.path("conv_id"))
+                try await core.conversations.delete(call.path("conv_id"))
                 return [:]
             })
         }
@@ -140,7 +140,7 @@ enum ConversationRoutes {
             kind: transient ? .chatRoom : .conversation, members: try call.body["m"] == nil ? [] : call.strings("m"),
             attributes: attributes, unique: call.body["unique"]?.boolValue ?? false
         )
-        return try await core.startConversation(new, by: .server(as: call.body["c"]?.stringValue ?? MessagingCore.serverClientID)).conversation
+        return try await core.conversations.start(new, by: .server(as: call.body["c"]?.stringValue ?? MessagingCore.serverClientID)).conversation
     }
 
     /// The clients of a members route.

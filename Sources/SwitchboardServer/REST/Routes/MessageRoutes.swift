@@ -30,7 +30,7 @@ enum MessageRoutes {
                 RESTRoute(.post, messages, "Send a message as any client, member or not", body: sendFields, rateClass: .messages) { call in
                     var message = try message(call, conversationID: call.path("conv_id"))
                     message.toSender = call.body["no_sync"]?.boolValue != true
-                    return RESTAnswer.sent(try await core.send(message, by: .server(as: try call.string("from_client"))).message)
+                    return RESTAnswer.sent(try await core.sending.send(message, by: .server(as: try call.string("from_client"))).message)
                 },
                 RESTRoute(.get, messages, "A conversation's messages, newest first", query: historyQuery) { call in
                     try await history(.conversation(call.path("conv_id")), call, core)
@@ -82,7 +82,7 @@ enum MessageRoutes {
         let change = MessageChange(
             messageID: call.path("message_id"), conversationID: call.path("conv_id"), sentAt: try call.number("timestamp"), content: content.map { .text($0) }
         )
-        _ = try await core.changeMessage(change, by: .server(as: sender))
+        _ = try await core.editing.change(change, by: .server(as: sender))
         return [:]
     }
 

@@ -17,7 +17,7 @@ enum ModerationRoutes {
         return [
             RESTRoute(.get, infos, "Members with a role (owner, managers)", query: [.string("role"), .integer("skip"), .integer("limit")]) { call in
                 let role = call.query["role"]
-                let rows = MessagingCore.memberInfoObjects(of: try await core.conversation(call.path("conv_id")))
+                let rows = MessagingCore.memberInfoObjects(of: try await core.conversations.existingConversation(call.path("conv_id")))
                     .filter { role == nil || $0["role"]?.stringValue == role }
                 let skip = Int(clamping: try call.query.number("skip") ?? 0)
                 let limit = Int(clamping: try call.query.number("limit") ?? 100)
@@ -31,7 +31,7 @@ enum ModerationRoutes {
             },
             RESTRoute(.delete, infos + "/{info_id}", "Take a member's role away") { call in
                 let member = try await holder(call, core)
-                _ = try await core.setRole(RoleChange(conversationID: call.path("conv_id"), member: member, role: .member), by: ConversationRoutes.server)
+                _ = try await core.conversations.setRole(RoleChange(conversationID: call.path("conv_id"), member: member, role: .member), by: ConversationRoutes.server)
                 return [:]
             },
         ]
@@ -49,14 +49,14 @@ enum ModerationRoutes {
             ]) { call in
                 let seconds = try call.number("ttl")
                 guard (1...maxSilenceSeconds).contains(seconds) else { throw RESTFailure(message: "ttl is 1 to \(maxSilenceSeconds) seconds") }
-                _ = try await core.silence(
+                _ = try await core.conversations.silence(
                     SilenceChange(conversationID: call.path("conv_id"), clients: [try call.string("client_id")], action: .silenceFor(seconds: seconds)),
                     by: ConversationRoutes.server
                 )
                 return [:]
             },
             RESTRoute(.delete, temporary, "Let a member silenced for a while speak again", query: [.string("client_id", required: true)]) { call in
-                _ = try await core.silence(
+                _ = try await core.conversations.silence(
                     SilenceChange(conversationID: call.path("conv_id"), clients: [try call.queryString("client_id")], action: .liftTimed), by: ConversationRoutes.server
                 )
                 return [:]
@@ -64,7 +64,7 @@ enum ModerationRoutes {
         ] + clientList(
             path, core, summaries: ("Silenced members, a page at a time", "Silence members", "Let silenced members speak again"),
             list: \.silenced, change: { id, clients, adding in
-                _ = try await core.silence(SilenceChange(conversationID: id, clients: clients, action: adding ? .silence : .lift), by: ConversationRoutes.server)
+                _ = try await core.conversations.silence(SilenceChange(conversationID: id, clients: clients, action: adding ? .silence : .lift), by: ConversationRoutes.server)
             }
         )
     }
@@ -73,7 +73,7 @@ enum ModerationRoutes {
         clientList(
             prefix + "/{conv_id}/blacklists", core, summaries: ("Blocked clients, a page at a time", "Block clients: members among them leave", "Unblock clients"),
             list: \.blocked, change: { id, clients, adding in
-                _ = try await core.setBlocked(BlockChange(conversationID: id, clients: clients, blocked: adding), by: ConversationRoutes.server)
+                _ = try await core.conversations.setBlocked(BlockChange(conversationID: id, clients: clients, blocked: adding), by: ConversationRoutes.server)
             }
         )
     }
@@ -93,7 +93,7 @@ enum ModerationRoutes {
             .map { method, summary, blocking in
                 RESTRoute(method, path, summary, body: [.string("conv_id", required: true)]) { call in
                     let change = BlockChange(conversationID: try call.string("conv_id"), clients: [call.path("client_id")], blocked: blocking)
-                    _ = try await core.setBlocked(change, by: ConversationRoutes.server)
+                    _ = try await core.conversations.setBlocked(change, by: ConversationRoutes.server)
                     return [:]
                 }
             }
@@ -108,7 +108,7 @@ enum ModerationRoutes {
     ) -> [RESTRoute] {
         [
             RESTRoute(.get, path, summaries.list, query: [.integer("limit"), .string("next")]) { call in
-                try page(of: try await core.conversation(call.path("conv_id"))[keyPath: list], call, key: "client_ids")
+                try page(of: try await core.conversations.existingConversation(call.path("conv_id"))[keyPath: list], call, key: "client_ids")
             },
         ] + [(HTTPRequest.Method.post, summaries.add, true), (.delete, summaries.remove, false)].map { method, summary, adding in
             RESTRoute(method, path, summary, body: [.strings("client_ids", required: true)]) { call in
@@ -133,12 +133,12 @@ enum ModerationRoutes {
     private static func give(_ role: MemberRole, to member: String, _ call: RESTCall, _ core: MessagingCore) async throws -> JSONValue {
         let conversation: Conversation
         if role == .owner {
-            conversation = try await core.conversation(call.path("conv_id"))
+            conversation = try await core.conversations.existingConversation(call.path("conv_id"))
             guard member == conversation.creator else {
                 throw CommandError(.conversationOperationUnauthorized, detail: "\(conversation.creator) owns \(conversation.id) for good: the owner does not change")
             }
         } else {
-            conversation = try await core.setRole(RoleChange(conversationID: call.path("conv_id"), member: member, role: role), by: ConversationRoutes.server)
+            conversation = try await core.conversations.setRole(RoleChange(conversationID: call.path("conv_id"), member: member, role: role), by: ConversationRoutes.server)
         }
         return [
             "objectId": .string(Identifiers.memberInfoID(conversationID: conversation.id, clientID: member)),
@@ -148,7 +148,7 @@ enum ModerationRoutes {
 
     /// The member a `member-infos/{info_id}` row is of.
     private static func holder(_ call: RESTCall, _ core: MessagingCore) async throws -> String {
-        let conversation = try await core.conversation(call.path("conv_id"))
+        let conversation = try await core.conversations.existingConversation(call.path("conv_id"))
         let id = call.path("info_id")
         guard let member = conversation.members.first(where: { Identifiers.memberInfoID(conversationID: conversation.id, clientID: $0) == id }) else {
             throw CommandError(.conversationMembershipRequired, detail: "no member info \(id) in \(conversation.id)")

@@ -46,7 +46,7 @@ enum SystemConversationRoutes {
                 return .array(found.map(subscription))
             },
             RESTRoute(.get, subscribers + "/count", "How many clients subscribe") { call in
-                ["count": .int(Int64(try await core.conversation(call.path("conv_id")).members.count))]
+                ["count": .int(Int64(try await core.conversations.existingConversation(call.path("conv_id")).members.count))]
             },
             RESTRoute(
                 .post, ConversationRoutes.systemConversations + "/{conv_id}/messages", "Send to chosen clients (at most 20): only they see it",
@@ -84,7 +84,7 @@ enum SystemConversationRoutes {
                 rateClass: .subscriberBroadcasts
             ) { call in
                 let message = try MessageRoutes.message(call, conversationID: call.path("conv_id"))
-                return RESTAnswer.sent(try await core.send(message, by: .server(as: try call.string("from_client"))).message)
+                return RESTAnswer.sent(try await core.sending.send(message, by: .server(as: try call.string("from_client"))).message)
             },
             RESTRoute(
                 .post, "/1.2/rtm/broadcasts", "Send a system conversation's message to every client, online now or logging in before valid_till",
