@@ -128,7 +128,7 @@ extension GenericCommand {
 extension SDKClient {
     /// Starts a conversation and returns its id.
     func startConversation(members: [String], name: String? = nil, unique: Bool = false) async throws -> String {
-        let reply = try await request(.startConversation(members: members, name: name, unique: unique), timeout: .seconds(5))
+        let reply = try await request(.startConversation(members: members, name: name, unique: unique))
         guard reply.cmd == .conv, reply.op == .started, reply.convMessage.hasCid else {
             throw TestClient.Timeout(description: "conv/start failed: \(reply)")
         }
@@ -138,7 +138,7 @@ extension SDKClient {
     /// Sends a text message and returns the server's ack.
     @discardableResult
     func sendText(_ text: String, cid: String) async throws -> AckCommand {
-        let reply = try await request(.text(text, cid: cid), timeout: .seconds(5))
+        let reply = try await request(.text(text, cid: cid))
         guard reply.cmd == .ack, !reply.ackMessage.hasCode else {
             throw TestClient.Timeout(description: "send failed: \(reply)")
         }
@@ -147,7 +147,7 @@ extension SDKClient {
 
     /// Whether the server has a session of `clientID` open, as `session/query` answers.
     func isOnline(_ clientID: String) async throws -> Bool {
-        try await request(.onlineStatus([clientID]), timeout: .seconds(5)).sessionMessage.onlineSessionPeerIds.contains(clientID)
+        try await request(.onlineStatus([clientID])).sessionMessage.onlineSessionPeerIds.contains(clientID)
     }
 
     /// Waits until the server no longer has a session of `clientID` (a closed socket ends
@@ -209,7 +209,7 @@ extension GenericCommand {
 extension SDKClient {
     /// Runs a conv/query and returns the result objects.
     func queryConversations(where json: String, sort: String? = nil, limit: Int32? = nil, skip: Int32? = nil) async throws -> [[String: Any]] {
-        let reply = try await request(.query(where: json, sort: sort, limit: limit, skip: skip), timeout: .seconds(5))
+        let reply = try await request(.query(where: json, sort: sort, limit: limit, skip: skip))
         guard reply.op == .results else { throw TestClient.Timeout(description: "conv/query failed: \(reply)") }
         return try JSONSerialization.jsonObject(with: Data(reply.convMessage.results.data.utf8)) as? [[String: Any]] ?? []
     }

@@ -15,7 +15,7 @@ final class CoreClient: SDKClient {
     private let outbox: MemoryOutbox
     private let input: AsyncStream<Input>.Continuation
     private let handling: Task<Void, Never>
-    private let nextSerial = Atomic<Int32>(1)
+    private let serials = Atomic<Int32>(1)
 
     init(core: MessagingCore, id: UInt64) {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
@@ -45,13 +45,8 @@ final class CoreClient: SDKClient {
         input.yield(.command(command))
     }
 
-    @discardableResult
-    func request(_ command: GenericCommand, timeout: Duration = .seconds(5)) async throws -> GenericCommand {
-        var numbered = command
-        numbered.i = nextSerial.add(1, ordering: .relaxed).oldValue
-        send(numbered)
-        let serial = numbered.i
-        return try await next(timeout: timeout, "reply to \(command.cmd)/\(command.op) i=\(serial)") { $0.hasI && $0.i == serial }
+    func nextSerial() -> Int32 {
+        serials.add(1, ordering: .relaxed).oldValue
     }
 
     func next(

@@ -6,13 +6,24 @@ import SwitchboardWire
 protocol SDKClient: Sendable {
     /// Sends a command as is.
     func send(_ command: GenericCommand)
-    /// Sends `command` with a fresh serial `i` and waits for the reply carrying it.
-    @discardableResult
-    func request(_ command: GenericCommand, timeout: Duration) async throws -> GenericCommand
+    /// A serial `i` no earlier request of this client used.
+    func nextSerial() -> Int32
     /// Takes the first received command that matches, waiting for it if needed.
     func next(timeout: Duration, _ what: String, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> GenericCommand
     /// Waits `period` and returns every received command that matches, removing them.
     func collect(for period: Duration, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand]
     /// Ends the connection from the client's side.
     func close()
+}
+
+extension SDKClient {
+    /// Sends `command` with a fresh serial `i` and waits for the reply carrying it.
+    @discardableResult
+    func request(_ command: GenericCommand, timeout: Duration = .seconds(5)) async throws -> GenericCommand {
+        var numbered = command
+        numbered.i = nextSerial()
+        send(numbered)
+        let serial = numbered.i
+        return try await next(timeout: timeout, "reply to \(command.cmd)/\(command.op) i=\(serial)", where: { $0.hasI && $0.i == serial })
+    }
 }

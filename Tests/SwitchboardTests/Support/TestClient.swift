@@ -106,17 +106,11 @@ final class TestClient: SDKClient {
         outgoing.yield(frame)
     }
 
-    /// Sends `command` with a fresh serial `i` and waits for the reply carrying it.
-    @discardableResult
-    func request(_ command: GenericCommand, timeout: Duration = .seconds(5)) async throws -> GenericCommand {
-        var numbered = command
-        numbered.i = state.withLock { state in
+    func nextSerial() -> Int32 {
+        state.withLock { state in
             defer { state.nextSerial += 1 }
             return state.nextSerial
         }
-        send(numbered)
-        let serial = numbered.i
-        return try await next(timeout: timeout, "reply to \(command.cmd)/\(command.op) i=\(serial)") { $0.hasI && $0.i == serial }
     }
 
     /// Takes the first received command that matches, waiting for it if needed.
