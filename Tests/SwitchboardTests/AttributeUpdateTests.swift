@@ -2,10 +2,11 @@ import Foundation
 import SwitchboardWire
 import Testing
 
-/// `conv/update` as a hostile member would use it: server fields, deep keys, huge values.
+/// `conv/update` as a hostile member would use it: server fields, deep keys, huge values. On
+/// the core alone.
 @Suite struct AttributeUpdateTests {
     @Test func serverFieldsCannotBeWritten() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         for key in ["tr", "sys", "temp", "c", "m", "mu", "msg_from", "msg", "lm", "createdAt", "tr.x", "objectId"] {
@@ -15,11 +16,11 @@ import Testing
         let found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["tr"] == nil && found["sys"] == nil && found["msg_from"] == nil)
         #expect(found["c"] as? String == "alice")
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func dottedKeysChangeOneNestedValueAndKeepTheRest() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await alice.request(.update(cid: cid, attributes: #"{"theme":{"color":"red","font":"serif"},"level":1}"#))
@@ -28,13 +29,13 @@ import Testing
         let found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["theme"] as? [String: String] == ["color": "blue", "font": "serif"])
         #expect(found["level"] == nil)
-        try await server.stop()
+        await server.stop()
     }
 
     /// The SDK's `conversation.set('attr.lee', 'yeh')`: `attr` is an attribute like any
     /// other, and the dotted key sets one key inside it.
     @Test func attrDottedKeysSetKeysInsideAttr() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         #expect(try await alice.request(.update(cid: cid, attributes: #"{"attr":{"lean":"cloud"}}"#)).op == .updated)
@@ -42,11 +43,11 @@ import Testing
         let found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["attr"] as? NSDictionary == ["lean": "cloud", "lee": "yeh", "tr": 1] as NSDictionary)
         #expect(found["lee"] == nil && found["tr"] == nil)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func deepKeysAreRefusedQuicklyAndTheOtherAttributesStay() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         _ = try await alice.request(.update(cid: cid, attributes: #"{"keep":"me"}"#))
@@ -61,11 +62,11 @@ import Testing
         let found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["keep"] as? String == "me")
         #expect(found["a"] != nil)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func attributesStopGrowingAtTheirLimit() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let chunk = String(repeating: "x", count: 20_000)
@@ -75,6 +76,6 @@ import Testing
             codes.append(reply.cmd == .error ? reply.errorMessage.code : 0)
         }
         #expect(codes == [0, 0, 0, 4306, 4306])
-        try await server.stop()
+        await server.stop()
     }
 }
