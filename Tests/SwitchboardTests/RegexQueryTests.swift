@@ -2,7 +2,7 @@ import Foundation
 import SwitchboardJSON
 import Testing
 
-/// `$regex` in conversation queries, matched without backtracking.
+/// `$regex` in conversation queries, matched without backtracking; the queries on the core alone.
 @Suite struct RegexQueryTests {
     @Test(arguments: [
         // pattern, options, text, matches
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func queriesFindConversationsByText() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let lunch = try await alice.request(.startConversation(members: ["bob"], name: "Team lunch")).convMessage.cid
         _ = try await alice.request(.startConversation(members: ["bob"], name: "Launch plan"))
@@ -66,6 +66,6 @@ import Testing
         #expect(byMember.count == 1)
         let refused = try await alice.request(.query(where: #"{"name":{"$regex":"(a)\\1"}}"#))
         #expect(refused.errorMessage.code == 4301)
-        try await server.stop()
+        await server.stop()
     }
 }
