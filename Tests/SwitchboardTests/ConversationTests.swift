@@ -4,9 +4,12 @@ import SwitchboardCore
 import SwitchboardWire
 import Testing
 
+/// Conversations: starting them, members, attributes, queries, chat rooms, temporary ones. On
+/// the core alone, but for the order in which one socket shared by an SDK's clients reads
+/// replies and notices, and the server's sweep of expired conversations: on a whole server.
 @Suite struct ConversationTests {
     @Test func startTellsTheOtherMembersTheyJoined() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let reply = try await alice.request(.startConversation(members: ["bob"], name: "lunch", attributes: ["color": "blue"]))
@@ -23,11 +26,11 @@ import Testing
         #expect(found.first?["color"] as? String == "blue")
         #expect(found.first?["c"] as? String == "alice")
         #expect(Set(found.first?["m"] as? [String] ?? []) == ["alice", "bob"])
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func uniqueReturnsTheExistingConversationForTheSameMembers() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let first = try await alice.startConversation(members: ["bob"], unique: true)
@@ -37,11 +40,11 @@ import Testing
         #expect(notUnique != first)
         let other = try await alice.startConversation(members: ["bob", "carol"], unique: true)
         #expect(other != first)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func addAndRemoveMembersNotifyEveryone() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let carol = try await server.login("carol")
@@ -67,11 +70,11 @@ import Testing
         // bob is out: he can no longer send there.
         let refused = try await bob.request(.text("hi", cid: cid))
         #expect(refused.ackMessage.code == 4401)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func outsidersCannotAddOthersButCanJoin() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let mallory = try await server.login("mallory")
         let cid = try await alice.startConversation(members: ["bob"])
@@ -81,11 +84,11 @@ import Testing
         #expect(joined.op == .added)
         let missing = try await mallory.request(.conversation(.add, cid: "000000000000000000000000", members: ["mallory"]))
         #expect(missing.errorMessage.code == 4303)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func updateChangesNameAndAttributesAndTellsOthers() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob"], name: "old")
@@ -103,11 +106,11 @@ import Testing
 
         let reserved = try await alice.request(.update(cid: cid, attributes: #"{"m":["x"]}"#))
         #expect(reserved.errorMessage.code == 4306)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func muteAndUnmuteShowInMutedMembers() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         #expect(try await alice.request(.conversation(.mute, cid: cid)).op == .updated)
@@ -116,11 +119,11 @@ import Testing
         _ = try await alice.request(.conversation(.unmute, cid: cid))
         found = try #require(try await alice.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["mu"] as? [String] == [])
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func queryByMembersWithSortLimitAndSkip() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let one = try await alice.startConversation(members: ["bob"], name: "a")
         let two = try await alice.startConversation(members: ["bob", "carol"], name: "b")
@@ -137,11 +140,11 @@ import Testing
 
         let bad = try await alice.request(.query(where: #"{"$where":"sleep(1)"}"#))
         #expect(bad.errorMessage.code == 4301)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func queryShowsTheLastMessage() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         try await alice.sendText("first", cid: cid)
@@ -151,11 +154,11 @@ import Testing
         #expect(found["msg_from"] as? String == "alice")
         #expect(found["msg_mid"] as? String == ack.uid)
         #expect((found["msg_timestamp"] as? NSNumber)?.int64Value == ack.t)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func chatRoomsAreJoinedAndOnlyOnlineMembersReceive() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let room = try await alice.request(.startConversation(members: [], name: "lobby", transient: true))
@@ -168,19 +171,20 @@ import Testing
         #expect(try await bob.nextMessage().msg == "hello room")
         // bob goes offline and misses what is said meanwhile: rooms keep nothing for him.
         bob.close()
-        try await bob.waitUntilClosed()
+        await bob.closed()
         try await alice.sendText("while you were out", cid: cid)
+        // What was missed comes with the login: once it is handled, all of it is here.
         let back = try await server.login("bob")
-        let missed = try await back.collect(for: .milliseconds(300)) { $0.cmd == .direct }
-        #expect(missed.isEmpty)
-        try await server.stop()
+        try await back.awaitHandled()
+        #expect(back.received { $0.cmd == .direct }.isEmpty)
+        await server.stop()
     }
 
     @Test func clientsJoiningARoomAtTheSameMomentAreAllKept() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.request(.startConversation(members: [], name: "lobby", transient: true)).convMessage.cid
-        var guests: [TestClient] = []
+        var guests: [CoreClient] = []
         for index in 0..<20 { guests.append(try await server.login("guest\(index)")) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, guest) in guests.enumerated() {
@@ -193,7 +197,7 @@ import Testing
         }
         let count = try await alice.request(.conversation(.count, cid: cid))
         #expect(count.convMessage.count == 21)
-        try await server.stop()
+        await server.stop()
     }
 
     /// The SDK suite's "patch update" listens for the receiver's update after the sender's
@@ -266,7 +270,7 @@ import Testing
     /// The SDK's `createTemporaryConversation` asks for `unique`: the other member gets the
     /// live one both are in; once it expires, a new one.
     @Test func uniqueTemporaryConversationsAreSharedUntilTheyExpire() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let first = try await alice.request(.startConversation(members: ["bob"], unique: true, temporary: true, ttl: 600)).convMessage.cid
@@ -275,35 +279,38 @@ import Testing
         #expect(same.convMessage.tempConvTtl >= 1 && same.convMessage.tempConvTtl <= 600)
         let normal = try await bob.request(.startConversation(members: ["alice"], unique: true)).convMessage.cid
         #expect(normal != first && !normal.hasPrefix("_tmp:"))
-        // Past its TTL (whatever the load, the wait is longer than the TTL), a new one.
+        // Until its TTL the same one; past it, a new one.
         let short = try await alice.request(.startConversation(members: ["carol"], unique: true, temporary: true, ttl: 1)).convMessage.cid
-        try await Task.sleep(for: .milliseconds(1100))
+        server.clock.advance(by: .milliseconds(999))
+        #expect(try await alice.request(.startConversation(members: ["carol"], unique: true, temporary: true)).convMessage.cid == short)
+        server.clock.advance(by: .milliseconds(1))
         let renewed = try await alice.request(.startConversation(members: ["carol"], unique: true, temporary: true)).convMessage.cid
         #expect(renewed != short && renewed.hasPrefix("_tmp:"))
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func temporaryConversationsExpire() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
-        // Long enough for the first send on a loaded machine.
         let reply = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 3))
-        let created = ContinuousClock.now
         #expect(reply.convMessage.cid.hasPrefix("_tmp:"))
         #expect(reply.convMessage.tempConvTtl == 3)
+        server.clock.advance(by: .milliseconds(2999))
         try await alice.sendText("quick", cid: reply.convMessage.cid)
-        try await Task.sleep(until: created + .milliseconds(3100))
+        server.clock.advance(by: .milliseconds(1))
         // LeanCloud's TEMPORARY_CONVERSATION_EXPIRED, which the SDK reports as such.
         let late = try await alice.request(.text("too late", cid: reply.convMessage.cid))
         #expect(late.ackMessage.code == 4323 && !late.ackMessage.hasReason)
         #expect(try await alice.request(.text("never was", cid: "_tmp:0123456789abcdef01234567")).ackMessage.code == 4323)
-        try await server.stop()
+        await server.stop()
     }
 
+    /// The server's sweep, every `expirySweepSeconds` of real time, deletes what has expired
+    /// by the core's clock.
     @Test func expiredTemporaryConversationsAreDeletedWithTheirMessages() async throws {
-        let server = try await TestServer.start { $0.expirySweepSeconds = 1 }
+        let clock = TestClock()
+        let server = try await TestServer.start(clock: clock) { $0.expirySweepSeconds = 1 }
         let alice = try await server.login("alice")
-        // Long enough to count its rows first even on a loaded machine (1 s was not, in CI).
         let brief = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 4)).convMessage.cid
         let lasting = try await alice.request(.startConversation(members: ["bob"], temporary: true, ttl: 3600)).convMessage.cid
         try await alice.sendText("gone soon", cid: brief)
@@ -311,6 +318,9 @@ import Testing
         let stored = StoredRows(config: server.config)
         // Conversation, its two members, the message and its copy queued for bob (offline).
         #expect(try await stored.count(of: brief) == 5)
+        clock.advance(by: .seconds(5))
+        // The sweep leaves no trace but the rows it deletes: the test looks until they are
+        // gone, for as long as ten sweeps would take.
         let deadline = ContinuousClock.now + .seconds(10)
         while try await stored.count(of: brief) > 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
