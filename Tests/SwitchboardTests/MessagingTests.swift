@@ -2,9 +2,12 @@ import Foundation
 import SwitchboardWire
 import Testing
 
+/// Sending, delivery to every device, catch-up at login and redelivery of what was not
+/// acknowledged. On the core alone, time moved by its test clock and each redelivery round
+/// run by the test; the server's own redelivery timer is tested on a whole server.
 @Suite struct MessagingTests {
     @Test func sentMessageIsAckedAndDelivered() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob"])
@@ -18,11 +21,12 @@ import Testing
         #expect(received.timestamp == ack.t)
         #expect(received.msg == #"{"_lctext":"hi bob","_lctype":-1}"#)
         #expect(!received.offline)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func timestampsIncreaseStrictly() async throws {
-        let server = try await TestServer.start()
+        // The test clock stands still: every message is sent in the same millisecond.
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         var last: Int64 = 0
@@ -31,11 +35,11 @@ import Testing
             #expect(ack.t > last)
             last = ack.t
         }
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func binaryMessagesTravelAsBytes() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob"])
@@ -45,11 +49,11 @@ import Testing
         let reply = try await alice.request(command)
         #expect(!reply.ackMessage.hasCode)
         #expect(try await bob.nextMessage().binaryMsg == Data([0, 1, 2, 255]))
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func everyDeviceOfARecipientAndTheSendersOtherDevicesReceive() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alicePhone = try await server.login("alice")
         let aliceLaptop = try await server.login("alice")
         let bobPhone = try await server.login("bob")
@@ -59,15 +63,16 @@ import Testing
         #expect(try await bobPhone.nextMessage().id == ack.uid)
         #expect(try await bobLaptop.nextMessage().id == ack.uid)
         #expect(try await aliceLaptop.nextMessage().id == ack.uid)
-        let echoed = try await alicePhone.collect(for: .milliseconds(200)) { $0.cmd == .direct }
-        #expect(echoed.isEmpty)
-        try await server.stop()
+        // Copies go out while the send is handled, before the phone's next command is.
+        try await alicePhone.awaitHandled()
+        #expect(alicePhone.received { $0.cmd == .direct }.isEmpty)
+        await server.stop()
     }
 
     @Test func clientsSharingOneConnectionEachReceive() async throws {
         // LeanCloud's JS SDK multiplexes its IMClients over one socket, naming each in peerId.
-        let server = try await TestServer.start()
-        let socket = try await server.connect()
+        let server = try await CoreHarness.start()
+        let socket = server.connect()
         _ = try await socket.request(.open("alice", appID: server.config.appID))
         _ = try await socket.request(.open("bob", appID: server.config.appID))
         var start = GenericCommand.startConversation(members: ["bob"])
@@ -82,11 +87,11 @@ import Testing
         // Without peerId a socket with two sessions cannot tell who acts.
         let ambiguous = try await socket.request(.text("who?", cid: cid))
         #expect(ambiguous.ackMessage.code == 4105)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func contentOver5KBIsRefusedWith4109() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let reply = try await alice.request(.text(String(repeating: "x", count: 5121), cid: cid))
@@ -94,21 +99,21 @@ import Testing
         #expect(reply.ackMessage.code == 4109)
         #expect(reply.ackMessage.reason == "FRAME_TOO_LONG")
         try await alice.sendText(String(repeating: "x", count: 5120), cid: cid)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func nonMembersAndUnknownConversationsGet4401() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let mallory = try await server.login("mallory")
         let cid = try await alice.startConversation(members: ["bob"])
         #expect(try await mallory.request(.text("let me in", cid: cid)).ackMessage.code == 4401)
         #expect(try await alice.request(.text("void", cid: "nope")).ackMessage.code == 4401)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func offlineMembersReceiveWhatTheyMissedAtLogin() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let first = try await alice.sendText("one", cid: cid)
@@ -117,11 +122,11 @@ import Testing
         let missed = [try await bob.nextMessage(), try await bob.nextMessage()]
         #expect(missed.map(\.id) == [first.uid, second.uid])
         #expect(missed.allSatisfy { $0.offline })
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func unacknowledgedMessagesComeAgainUntilAcked() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let sent = try await alice.sendText("are you there", cid: cid)
@@ -130,61 +135,71 @@ import Testing
         var bob = try await server.login("bob")
         #expect(try await bob.nextMessage().id == sent.uid)
         bob.close()
-        try await bob.waitUntilClosed()
+        await bob.closed()
         bob = try await server.login("bob")
         let again = try await bob.nextMessage()
         #expect(again.id == sent.uid)
 
         // Acked the way the JS SDK does (a time range): it stops.
         bob.send(.ack(cid: cid, from: again.timestamp, to: again.timestamp))
-        try await Task.sleep(for: .milliseconds(200))
+        try await bob.awaitHandled()
         bob.close()
-        try await bob.waitUntilClosed()
+        await bob.closed()
         bob = try await server.login("bob")
-        let more = try await bob.collect(for: .milliseconds(300)) { $0.cmd == .direct }
-        #expect(more.isEmpty)
-        try await server.stop()
+        // The catch-up is sent while the login is handled.
+        try await bob.awaitHandled()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
+        await server.stop()
     }
 
     @Test func onlineClientsGetUnackedMessagesAgainAfterTheInterval() async throws {
-        let server = try await TestServer.start { $0.redeliverySeconds = 1 }
+        let server = try await CoreHarness.start { $0.redeliverySeconds = 30 }
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob"])
         let sent = try await alice.sendText("ping", cid: cid)
         #expect(try await bob.nextMessage().id == sent.uid)
-        let redelivered = try await bob.nextMessage(timeout: .seconds(4))
-        #expect(redelivered.id == sent.uid)
+        // A live delivery counts from the message's timestamp, here the clock's reading: no
+        // copy within the interval…
+        server.clock.advance(by: .seconds(30))
+        await server.core.redeliverUnacknowledged()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
+        // …once it has passed.
+        server.clock.advance(by: .milliseconds(1))
+        await server.core.redeliverUnacknowledged()
+        #expect(bob.received { $0.cmd == .direct }.map(\.directMessage.id) == [sent.uid])
+
         var ack = GenericCommand()
         ack.cmd = .ack
         ack.ackMessage.mid = sent.uid
         bob.send(ack)
-        _ = try await bob.collect(for: .milliseconds(1500)) { $0.cmd == .direct }
-        let after = try await bob.collect(for: .milliseconds(1500)) { $0.cmd == .direct }
-        #expect(after.isEmpty)
-        try await server.stop()
+        try await bob.awaitHandled()
+        server.clock.advance(by: .seconds(31))
+        await server.core.redeliverUnacknowledged()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
+        await server.stop()
     }
 
     @Test func messagesDeliveredAtLoginAreNotRedeliveredRightAway() async throws {
-        // Redelivery counts from the last delivery, not from when the message was sent. The
-        // delivery happens after the login starts, so no copy may come within the interval of
-        // that (counting from the receipt failed when a loaded machine delivered it late).
-        let server = try await TestServer.start { $0.redeliverySeconds = 1 }
+        // Redelivery counts from the last delivery, not from when the message was sent.
+        let server = try await CoreHarness.start { $0.redeliverySeconds = 30 }
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let sent = try await alice.sendText("sent while bob was away", cid: cid)
-        try await Task.sleep(for: .milliseconds(1200))
-        let loginStarted = ContinuousClock.now
+        server.clock.advance(by: .seconds(31))
         let bob = try await server.login("bob")
         #expect(try await bob.nextMessage().id == sent.uid)
-        let window = loginStarted + .milliseconds(950) - ContinuousClock.now
-        let duplicates = try await bob.collect(for: max(window, .zero)) { $0.cmd == .direct }
-        #expect(duplicates.isEmpty)
-        try await server.stop()
+        server.clock.advance(by: .seconds(30))
+        await server.core.redeliverUnacknowledged()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
+        server.clock.advance(by: .milliseconds(1))
+        await server.core.redeliverUnacknowledged()
+        #expect(bob.received { $0.cmd == .direct }.map(\.directMessage.id) == [sent.uid])
+        await server.stop()
     }
 
     @Test func redeliveryReachesEveryDeviceOfTheClient() async throws {
-        let server = try await TestServer.start { $0.redeliverySeconds = 1 }
+        let server = try await CoreHarness.start { $0.redeliverySeconds = 30 }
         let alice = try await server.login("alice")
         let phone = try await server.login("bob")
         let laptop = try await server.login("bob")
@@ -192,13 +207,27 @@ import Testing
         let sent = try await alice.sendText("twice", cid: cid)
         #expect(try await phone.nextMessage().id == sent.uid)
         #expect(try await laptop.nextMessage().id == sent.uid)
-        #expect(try await phone.nextMessage(timeout: .seconds(4)).id == sent.uid)
-        #expect(try await laptop.nextMessage(timeout: .seconds(4)).id == sent.uid)
+        server.clock.advance(by: .seconds(31))
+        await server.core.redeliverUnacknowledged()
+        #expect(phone.received { $0.cmd == .direct }.map(\.directMessage.id) == [sent.uid])
+        #expect(laptop.received { $0.cmd == .direct }.map(\.directMessage.id) == [sent.uid])
+        await server.stop()
+    }
+
+    /// The rounds above, run by the server's own timer every `redeliverySeconds`.
+    @Test func theServerRedeliversOnItsOwnAtTheInterval() async throws {
+        let server = try await TestServer.start { $0.redeliverySeconds = 1 }
+        let alice = try await server.login("alice")
+        let bob = try await server.login("bob")
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("ping", cid: cid)
+        #expect(try await bob.nextMessage().id == sent.uid)
+        #expect(try await bob.nextMessage(timeout: .seconds(4)).id == sent.uid)
         try await server.stop()
     }
 
     @Test func transientMessagesAreAckedDeliveredOnlineAndNotKept() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob", "carol"])
@@ -207,15 +236,15 @@ import Testing
         let received = try await bob.nextMessage()
         #expect(received.transient)
         let carol = try await server.login("carol")
-        let missed = try await carol.collect(for: .milliseconds(300)) { $0.cmd == .direct }
-        #expect(missed.isEmpty)
+        try await carol.awaitHandled()
+        #expect(carol.received { $0.cmd == .direct }.isEmpty)
         let history = try await alice.request(.logs(cid: cid))
         #expect(history.logsMessage.logs.isEmpty)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func aMessageSentAgainAfterALostAckIsStoredAndDeliveredOnce() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob"])
@@ -225,11 +254,13 @@ import Testing
         let again = try await alice.request(send).ackMessage
         #expect(!again.hasCode && again.uid == first.uid && again.t == first.t)
         #expect(try await bob.nextMessage().id == first.uid)
-        #expect(try await bob.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
+        // A copy would go out while alice's send is handled, before her next command is.
+        try await alice.awaitHandled()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
         // Another message with its own token is a new message.
         send.directMessage.dt = "client-side-id-2"
         #expect(try await alice.request(send).ackMessage.uid != first.uid)
         #expect(try await alice.request(.logs(cid: cid)).logsMessage.logs.count == 2)
-        try await server.stop()
+        await server.stop()
     }
 }
