@@ -3,9 +3,11 @@ import SwitchboardCore
 import SwitchboardWire
 import Testing
 
+/// `logs`: history pages. On the core alone, but for messages of the same millisecond, which
+/// only a store written by several nodes holds (on a whole server over such a store).
 @Suite struct HistoryTests {
     /// A conversation with ten messages "m0" … "m9"; returns its id and the acks in order.
-    private func conversationWithTenMessages(_ client: TestClient) async throws -> (String, [AckCommand]) {
+    private func conversationWithTenMessages(_ client: some SDKClient) async throws -> (String, [AckCommand]) {
         let cid = try await client.startConversation(members: ["bob"])
         var acks: [AckCommand] = []
         for index in 0..<10 {
@@ -21,7 +23,7 @@ import Testing
     }
 
     @Test func newestPageComesOldestFirst() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let (cid, acks) = try await conversationWithTenMessages(alice)
         let reply = try await alice.request(.logs(cid: cid, limit: 3))
@@ -30,20 +32,20 @@ import Testing
         #expect(last.msgID == acks[9].uid)
         #expect(last.timestamp == acks[9].t)
         #expect(last.from == "alice")
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func pagingBackwardsFromTheOldestItem() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let (cid, acks) = try await conversationWithTenMessages(alice)
         let reply = try await alice.request(.logs(cid: cid, limit: 4, t: acks[7].t))
         #expect(texts(reply) == ["m3", "m4", "m5", "m6"])
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func forwardFromATimeWithAnEndBound() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let (cid, acks) = try await conversationWithTenMessages(alice)
         let forward = try await alice.request(.logs(cid: cid, limit: 3, t: acks[2].t, direction: .new))
@@ -54,35 +56,35 @@ import Testing
         inclusive.logsMessage.tIncluded = true
         inclusive.logsMessage.ttIncluded = true
         #expect(texts(try await alice.request(inclusive)) == ["m2", "m3", "m4", "m5"])
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func filterByMessageType() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let (cid, _) = try await conversationWithTenMessages(alice)
         let images = try await alice.request(.logs(cid: cid, limit: 20, lctype: -2))
         #expect(texts(images) == ["m0", "m3", "m6", "m9"])
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func zeroLimitReturnsNothingAndHugeLimitsAreCapped() async throws {
-        let server = try await TestServer.start { $0.maxHistoryLimit = 5 }
+        let server = try await CoreHarness.start { $0.maxHistoryLimit = 5 }
         let alice = try await server.login("alice")
         let (cid, _) = try await conversationWithTenMessages(alice)
         #expect(try await alice.request(.logs(cid: cid, limit: 0)).logsMessage.logs.isEmpty)
         #expect(try await alice.request(.logs(cid: cid, limit: 1000)).logsMessage.logs.count == 5)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func outsidersCannotReadHistory() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let mallory = try await server.login("mallory")
         let (cid, _) = try await conversationWithTenMessages(alice)
         #expect(try await mallory.request(.logs(cid: cid)).errorMessage.code == 4312)
         #expect(try await alice.request(.logs(cid: "missing")).errorMessage.code == 4303)
-        try await server.stop()
+        await server.stop()
     }
 }
 
