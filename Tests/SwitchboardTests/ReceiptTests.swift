@@ -1,10 +1,11 @@
 import SwitchboardWire
 import Testing
 
-/// Delivery and read receipts, and `conv/max_read`.
+/// Delivery and read receipts, and `conv/max_read`. On the core alone: receipts are sent while
+/// the ack or `read` that causes them is handled.
 @Suite struct ReceiptTests {
     @Test func theSenderHearsWhenTheReceiverAcksAMessageThatAskedForIt() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob"])
@@ -19,24 +20,26 @@ import Testing
         #expect(receipt.t >= wanted.t)
         // One receipt: none for the message that did not ask, none for a repeated ack.
         bob.send(.ack(cid: cid, from: wanted.t, to: plain.t))
-        #expect(try await alice.collect(for: .milliseconds(200)) { $0.cmd == .rcp }.isEmpty)
-        try await server.stop()
+        try await bob.awaitHandled()
+        #expect(alice.received { $0.cmd == .rcp }.isEmpty)
+        await server.stop()
     }
 
     @Test func groupsGetNoPerMessageReceipts() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob", "carol"])
         let sent = try await alice.request(.text("all of you", cid: cid, receipt: true)).ackMessage
         _ = try await bob.nextMessage()
         bob.send(.ack(cid: cid, from: sent.t, to: sent.t))
-        #expect(try await alice.collect(for: .milliseconds(200)) { $0.cmd == .rcp }.isEmpty)
-        try await server.stop()
+        try await bob.awaitHandled()
+        #expect(alice.received { $0.cmd == .rcp }.isEmpty)
+        await server.stop()
     }
 
     @Test func readingSendsAReadReceiptAndMovesMaxRead() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let cid = try await alice.startConversation(members: ["bob"])
@@ -54,11 +57,11 @@ import Testing
         #expect(after.maxAckTimestamp == sent.t)
         // bob's own view: alice has read nothing.
         #expect(try await bob.request(.maxRead(cid: cid)).convMessage.maxReadTimestamp == 0)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func groupMembersReadPositionsAreListedOnRequest() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let bob = try await server.login("bob")
         let carol = try await server.login("carol")
@@ -71,26 +74,24 @@ import Testing
         bob.send(.read(cid: cid, upTo: first.t))
         carol.send(.ack(cid: cid, from: first.t, to: second.t))
 
-        var tuples: [MaxReadTuple] = []
-        for _ in 0..<50 where tuples.count < 2 {
-            tuples = try await alice.request(.maxRead(cid: cid, allMembers: true)).convMessage.maxReadTuples
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await bob.awaitHandled()
+        try await carol.awaitHandled()
+        let tuples = try await alice.request(.maxRead(cid: cid, allMembers: true)).convMessage.maxReadTuples
         let byMember = Dictionary(uniqueKeysWithValues: tuples.map { ($0.pid, $0) })
         #expect(byMember["bob"]?.maxReadTimestamp == first.t)
         #expect(byMember["carol"]?.maxAckTimestamp == second.t)
         #expect(byMember["carol"]?.maxReadTimestamp == 0)
         #expect(byMember["alice"] == nil)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func maxReadNeedsMembership() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let eve = try await server.login("eve")
         let cid = try await alice.startConversation(members: ["bob"])
         #expect(try await eve.request(.maxRead(cid: cid)).errorMessage.code == 4317)
         #expect(try await eve.request(.maxRead(cid: "no-such-conversation")).errorMessage.code == 4303)
-        try await server.stop()
+        await server.stop()
     }
 }
