@@ -1,10 +1,11 @@
 import SwitchboardWire
 import Testing
 
-/// `unread` notifications at login and after `read`.
+/// `unread` notifications at login and after `read`. On the core alone: a login's catch-up and
+/// notices are sent while the login is handled.
 @Suite struct UnreadTests {
     @Test func loginTellsCountsLastMessageAndMentions() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let quiet = try await alice.startConversation(members: ["bob"])
         let busy = try await alice.startConversation(members: ["bob", "carol"])
@@ -26,32 +27,33 @@ import Testing
         // carol was not mentioned.
         let carol = try await server.login("carol")
         #expect(try await carol.next { $0.cmd == .unread }.unreadMessage.convs.first?.mentioned == false)
-        try await server.stop()
+        await server.stop()
     }
 
     /// The JavaScript SDK's sync mode (`configBitmap` with "keep-notification"): missed
     /// messages come as unread counts only, not pushed too (each pushed one would count as
     /// new); a client that does not ask gets the newest ones pushed.
     @Test func aClientThatKeepsUnreadNoticesGetsCountsNotMessages() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob", "carol"])
         try await alice.sendText("while you were out", cid: cid)
 
-        let bob = try await server.connect()
+        let bob = server.connect()
         var open = GenericCommand.open("bob", appID: server.config.appID)
         open.sessionMessage.configBitmap = 0b1011_1011
         _ = try await bob.request(open)
         #expect(try await bob.next { $0.cmd == .unread }.unreadMessage.convs.first?.unread == 1)
-        #expect(try await bob.collect(for: .milliseconds(300)) { $0.cmd == .direct }.isEmpty)
+        try await bob.awaitHandled()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
         // One that does not ask gets it pushed.
         let carol = try await server.login("carol")
         #expect(try await carol.nextMessage().msg == "while you were out")
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func readingClearsTheCountOnEveryDevice() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let sent = try await alice.sendText("read me", cid: cid)
@@ -65,36 +67,37 @@ import Testing
         #expect(cleared.map(\.cid) == [cid] && cleared.first?.unread == 0)
 
         // The next login has nothing unread, even from the start of time.
-        let tablet = try await server.connect()
+        let tablet = server.connect()
         #expect(try await tablet.request(.open("bob", appID: server.config.appID)).op == .opened)
-        #expect(try await tablet.collect(for: .milliseconds(200)) { $0.cmd == .unread }.isEmpty)
-        try await server.stop()
+        try await tablet.awaitHandled()
+        #expect(tablet.received { $0.cmd == .unread }.isEmpty)
+        await server.stop()
     }
 
     @Test func onlyConversationsChangedSinceTheLastNotificationAreTold() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let old = try await alice.startConversation(members: ["bob"])
         try await alice.sendText("old news", cid: old)
         let bob = try await server.login("bob")
         let notifTime = try await bob.next { $0.cmd == .unread }.unreadMessage.notifTime
         bob.close()
-        try await bob.waitUntilClosed()
+        await bob.closed()
 
         let fresh = try await alice.startConversation(members: ["bob", "carol"])
-        try await Task.sleep(for: .milliseconds(5))
+        server.clock.advance(by: .milliseconds(5))
         try await alice.sendText("new", cid: fresh)
-        let again = try await server.connect()
+        let again = server.connect()
         var open = GenericCommand.open("bob", appID: server.config.appID)
         open.sessionMessage.lastUnreadNotifTime = notifTime
         #expect(try await again.request(open).op == .opened)
         let unread = try await again.next { $0.cmd == .unread }.unreadMessage
         #expect(unread.convs.map(\.cid) == [fresh])
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func loginBringsTheNewestTwentyPerConversationAndCountsTheRest() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         var sent: [String] = []
@@ -105,12 +108,13 @@ import Testing
             let bob = try await server.login("bob")
             let unread = try await bob.next { $0.cmd == .unread }.unreadMessage.convs
             #expect(unread.first?.unread == 25)
-            let pushed = try await bob.collect(for: .milliseconds(300)) { $0.cmd == .direct }
+            try await bob.awaitHandled()
+            let pushed = bob.received { $0.cmd == .direct }
             #expect(pushed.map(\.directMessage.id) == Array(sent.suffix(20)))
             bob.close()
-            try await bob.waitUntilClosed()
+            await bob.closed()
         }
         #expect(try await alice.request(.logs(cid: cid, limit: 100)).logsMessage.logs.count == 25)
-        try await server.stop()
+        await server.stop()
     }
 }
