@@ -65,7 +65,7 @@ import Testing
         #expect(try await aliceLaptop.nextMessage().id == ack.uid)
         // Copies go out while the send is handled, before the phone's next command is.
         try await alicePhone.awaitHandled()
-        #expect(alicePhone.received { $0.cmd == .direct }.isEmpty)
+        #expect(alicePhone.receivedMessageIDs().isEmpty)
         await server.stop()
     }
 
@@ -148,7 +148,7 @@ import Testing
         bob = try await server.login("bob")
         // The catch-up is sent while the login is handled.
         try await bob.awaitHandled()
-        #expect(bob.received { $0.cmd == .direct }.isEmpty)
+        #expect(bob.receivedMessageIDs().isEmpty)
         await server.stop()
     }
 
@@ -161,22 +161,19 @@ import Testing
         #expect(try await bob.nextMessage().id == sent.uid)
         // A live delivery counts from the message's timestamp, here the clock's reading: no
         // copy within the interval…
-        server.clock.advance(by: .seconds(30))
-        await server.core.redeliverUnacknowledged()
-        #expect(bob.received { $0.cmd == .direct }.isEmpty)
+        await server.redeliver(after: .seconds(30))
+        #expect(bob.receivedMessageIDs().isEmpty)
         // …once it has passed.
-        server.clock.advance(by: .milliseconds(1))
-        await server.core.redeliverUnacknowledged()
-        #expect(bob.received { $0.cmd == .direct }.map(\.directMessage.id) == [sent.uid])
+        await server.redeliver(after: .milliseconds(1))
+        #expect(bob.receivedMessageIDs() == [sent.uid])
 
         var ack = GenericCommand()
         ack.cmd = .ack
         ack.ackMessage.mid = sent.uid
         bob.send(ack)
         try await bob.awaitHandled()
-        server.clock.advance(by: .seconds(31))
-        await server.core.redeliverUnacknowledged()
-        #expect(bob.received { $0.cmd == .direct }.isEmpty)
+        await server.redeliver(after: .seconds(31))
+        #expect(bob.receivedMessageIDs().isEmpty)
         await server.stop()
     }
 
@@ -189,12 +186,10 @@ import Testing
         server.clock.advance(by: .seconds(31))
         let bob = try await server.login("bob")
         #expect(try await bob.nextMessage().id == sent.uid)
-        server.clock.advance(by: .seconds(30))
-        await server.core.redeliverUnacknowledged()
-        #expect(bob.received { $0.cmd == .direct }.isEmpty)
-        server.clock.advance(by: .milliseconds(1))
-        await server.core.redeliverUnacknowledged()
-        #expect(bob.received { $0.cmd == .direct }.map(\.directMessage.id) == [sent.uid])
+        await server.redeliver(after: .seconds(30))
+        #expect(bob.receivedMessageIDs().isEmpty)
+        await server.redeliver(after: .milliseconds(1))
+        #expect(bob.receivedMessageIDs() == [sent.uid])
         await server.stop()
     }
 
@@ -207,10 +202,9 @@ import Testing
         let sent = try await alice.sendText("twice", cid: cid)
         #expect(try await phone.nextMessage().id == sent.uid)
         #expect(try await laptop.nextMessage().id == sent.uid)
-        server.clock.advance(by: .seconds(31))
-        await server.core.redeliverUnacknowledged()
-        #expect(phone.received { $0.cmd == .direct }.map(\.directMessage.id) == [sent.uid])
-        #expect(laptop.received { $0.cmd == .direct }.map(\.directMessage.id) == [sent.uid])
+        await server.redeliver(after: .seconds(31))
+        #expect(phone.receivedMessageIDs() == [sent.uid])
+        #expect(laptop.receivedMessageIDs() == [sent.uid])
         await server.stop()
     }
 
@@ -237,7 +231,7 @@ import Testing
         #expect(received.transient)
         let carol = try await server.login("carol")
         try await carol.awaitHandled()
-        #expect(carol.received { $0.cmd == .direct }.isEmpty)
+        #expect(carol.receivedMessageIDs().isEmpty)
         let history = try await alice.request(.logs(cid: cid))
         #expect(history.logsMessage.logs.isEmpty)
         await server.stop()
@@ -256,11 +250,27 @@ import Testing
         #expect(try await bob.nextMessage().id == first.uid)
         // A copy would go out while alice's send is handled, before her next command is.
         try await alice.awaitHandled()
-        #expect(bob.received { $0.cmd == .direct }.isEmpty)
+        #expect(bob.receivedMessageIDs().isEmpty)
         // Another message with its own token is a new message.
         send.directMessage.dt = "client-side-id-2"
         #expect(try await alice.request(send).ackMessage.uid != first.uid)
         #expect(try await alice.request(.logs(cid: cid)).logsMessage.logs.count == 2)
         await server.stop()
+    }
+}
+
+private extension CoreHarness {
+    /// Moves the clock on by `duration` and runs a round of redelivery, as the server's timer
+    /// does every `redeliverySeconds`; what it sends is in the clients' inboxes on return.
+    func redeliver(after duration: Duration) async {
+        clock.advance(by: duration)
+        await core.redeliverUnacknowledged()
+    }
+}
+
+private extension CoreClient {
+    /// The ids of the messages received so far, without waiting (see `received(where:)`).
+    func receivedMessageIDs() -> [String] {
+        received { $0.cmd == .direct }.map(\.directMessage.id)
     }
 }
