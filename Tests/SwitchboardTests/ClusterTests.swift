@@ -131,7 +131,8 @@ struct ClusterTests {
                     #expect(reply.sessionMessage.code == 4111)
                     closed += 1
                 } else {
-                    closed += try await device.takeSentSoFar { $0.cmd == .session && $0.op == .closed }.count
+                    try await device.awaitHandled()
+                    closed += device.received { $0.cmd == .session && $0.op == .closed }.count
                 }
             }
             #expect(closed == 1, "round \(round): \(closed) of the two sessions closed")
@@ -214,7 +215,8 @@ struct ClusterTests {
         // A heartbeat takes all of a dead node's wills at once and sends them one after the
         // other (`PostgresNodeLink.claimOrphanedWills`): alice's, had it been kept, would be
         // queued for bob with carol's, ahead of anything he asks after.
-        #expect(try await bob.takeSentSoFar { $0.cmd == .direct }.isEmpty)
+        try await bob.awaitHandled()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
     }
 }
 

@@ -15,11 +15,10 @@ import Testing
         return client
     }
 
-    /// Acknowledges by id and waits until the server has taken the acks (commands of one
-    /// connection are handled in order).
+    /// Acknowledges by id and waits until the server has taken the acks.
     private func acknowledge(_ ids: [String], on client: TestClient) async throws {
         client.send(.ack(ids: ids))
-        _ = try await client.request(.echo)
+        try await client.awaitHandled()
     }
 
     private func logout(_ client: TestClient) async throws {
@@ -45,7 +44,8 @@ import Testing
 
         // The phone acknowledged it: it is not in the phone's catch-up.
         let phoneAgain = try await login("bob", device: "phone", on: server)
-        #expect(try await phoneAgain.takeSentSoFar { $0.cmd == .direct }.isEmpty)
+        try await phoneAgain.awaitHandled()
+        #expect(phoneAgain.received { $0.cmd == .direct }.isEmpty)
         try await server.stop()
     }
 
@@ -80,8 +80,9 @@ import Testing
         while acknowledged.count < count, ContinuousClock.now < deadline {
             let phone = try await login("bob", device: "phone", on: server)
             logins += 1
-            // Its catch-up in full, and what came live before the server answered an echo.
-            let received = try await phone.takeSentSoFar { $0.cmd == .direct }.map(\.directMessage)
+            // Its catch-up in full, and what came live until a later command was answered.
+            try await phone.awaitHandled()
+            let received = phone.received { $0.cmd == .direct }.map(\.directMessage)
             let numbers = received.compactMap { Int($0.msg.dropFirst()) }
             outOfOrder += zip(numbers, numbers.dropFirst()).filter { $0 >= $1 }.count
             var seen = Set<String>()
@@ -129,7 +130,8 @@ import Testing
         defer { close(halfOpen) }
 
         let phone = try await login("bob", device: "phone", on: server)
-        #expect(try await phone.takeSentSoFar { $0.cmd == .direct && $0.directMessage.id == sent.uid }.isEmpty)
+        try await phone.awaitHandled()
+        #expect(phone.received { $0.cmd == .direct && $0.directMessage.id == sent.uid }.isEmpty)
         try await server.stop()
     }
 }

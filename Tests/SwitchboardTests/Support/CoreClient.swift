@@ -70,14 +70,6 @@ final class CoreClient: SDKClient {
         return outbox.takeAll(where: matches)
     }
 
-    /// Returns once every command sent before has been handled: the connection's commands
-    /// are handled in order, so the reply to one more comes after them.
-    func awaitHandled() async throws {
-        try await request(.onlineStatus([]))
-    }
-
-    /// Every command received so far that matches, without waiting: after `awaitHandled()`,
-    /// what handling the commands sent before sent this connection at once is here.
     func received(where matches: (GenericCommand) -> Bool) -> [GenericCommand] {
         outbox.takeAll(where: matches)
     }

@@ -6,7 +6,7 @@ import SwitchboardWire
 /// sends its relays out in the order published and handles the others' one at a time, in
 /// their order (see `PostgresNodeLink`), so a node that has delivered a later message has
 /// carried out every relay before it; what those were to send to a connection is in that
-/// connection's queue, ahead of anything it handles after (see `TestClient.takeSentSoFar`).
+/// connection's queue, ahead of anything it handles after (see `SDKClient.awaitHandled`).
 struct RelayBarrier {
     private let onA: TestClient
     private let onB: TestClient

@@ -12,6 +12,10 @@ protocol SDKClient: Sendable {
     func next(timeout: Duration, _ what: String, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> GenericCommand
     /// Waits `period` and returns every received command that matches, removing them.
     func collect(for period: Duration, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand]
+    /// Every command received so far that matches, removing them, without waiting: after
+    /// `awaitHandled()`, what handling the commands sent before sent this connection at once
+    /// is here.
+    func received(where matches: (GenericCommand) -> Bool) -> [GenericCommand]
     /// Ends the connection from the client's side.
     func close()
 }
@@ -25,5 +29,13 @@ extension SDKClient {
         send(numbered)
         let serial = numbered.i
         return try await next(timeout: timeout, "reply to \(command.cmd)/\(command.op) i=\(serial)", where: { $0.hasI && $0.i == serial })
+    }
+
+    /// Returns once every command sent before has been handled: the connection's commands
+    /// are handled in order, so the reply to one more comes after them (and over a socket,
+    /// after whatever was queued for the connection before it: its frames go out in order).
+    /// For a test that something did not arrive, in place of waiting a while.
+    func awaitHandled() async throws {
+        try await request(.onlineStatus([]))
     }
 }

@@ -132,11 +132,10 @@ final class TestClient: SDKClient {
     /// Waits `period` and returns every received command that matches, removing them.
     func collect(for period: Duration, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand] {
         try await Task.sleep(for: period)
-        return takeReceived(where: matches)
+        return received(where: matches)
     }
 
-    /// Every command received so far that matches, removed from the inbox; no waiting.
-    func takeReceived(where matches: (GenericCommand) -> Bool) -> [GenericCommand] {
+    func received(where matches: (GenericCommand) -> Bool) -> [GenericCommand] {
         state.withLock { state in
             let taken = state.inbox.filter(matches)
             state.inbox.removeAll(where: matches)
