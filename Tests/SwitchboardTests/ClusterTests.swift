@@ -228,8 +228,8 @@ extension ClusterTests {
         let (alice, bob, cid) = try await Self.aliceAndBob(on: nodes)
         try await alice.sendText("bob is online on b", cid: cid)
         // Node a decides whom to push to after its ack, while it still handles the send: once
-        // it has answered a later command of alice's, it has, and bob may go.
-        try await alice.request(.echo)
+        // it has handled a later command of alice's, it has, and bob may go.
+        try await alice.awaitHandled()
         _ = try await bob.nextMessage()
         bob.close()
         try await alice.waitUntilOffline("bob")
