@@ -8,7 +8,8 @@ import SwitchboardWire
 final class CoreClient: SDKClient {
     private enum Input {
         case command(GenericCommand)
-        case end
+        /// The connection ended, its client last heard `silentFor` before.
+        case end(silentFor: Duration)
     }
 
     let connection: Connection
@@ -20,7 +21,7 @@ final class CoreClient: SDKClient {
     init(core: MessagingCore, id: UInt64) {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         // The core closing the connection ends it as a socket's close does.
-        let outbox = MemoryOutbox(closed: { input.yield(.end) })
+        let outbox = MemoryOutbox(closed: { input.yield(.end(silentFor: .zero)) })
         let connection = Connection(id: id, outbox: outbox, remoteAddress: "127.0.0.1")
         self.outbox = outbox
         self.input = input
@@ -30,9 +31,9 @@ final class CoreClient: SDKClient {
                 switch item {
                 case .command(let command):
                     await core.handle(command, on: connection)
-                case .end:
+                case .end(let silentFor):
                     outbox.close()
-                    await core.connectionClosed(connection)
+                    await core.connectionClosed(connection, silentFor: silentFor)
                     return
                 }
             }
@@ -77,7 +78,13 @@ final class CoreClient: SDKClient {
     /// Ends the connection as a client closing its socket does (`closed()` waits until the
     /// core has wound it up).
     func close() {
-        input.yield(.end)
+        input.yield(.end(silentFor: .zero))
+    }
+
+    /// Ends the connection as the gateway does when a socket dies without a word: its client
+    /// was last heard `silentFor` before, on the core's clock.
+    func drop(silentFor: Duration) {
+        input.yield(.end(silentFor: silentFor))
     }
 
     /// Waits until the connection's end has been handled (its sessions closed).
@@ -86,7 +93,7 @@ final class CoreClient: SDKClient {
     }
 
     deinit {
-        input.yield(.end)
+        input.yield(.end(silentFor: .zero))
         input.finish()
     }
 }
