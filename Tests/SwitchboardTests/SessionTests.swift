@@ -1,55 +1,57 @@
-import Foundation
 import SwitchboardCore
 import SwitchboardWire
 import Testing
 
+/// Logins, session tokens, tags and logouts: what the core decides, on the core alone. What
+/// the transport does with a connection's time and end (login and idle timeouts, goaway at
+/// shutdown) and the per-connection client limit run on a whole server, below.
 @Suite struct SessionTests {
     @Test func loginAnswersOpenedWithTokenAndPeer() async throws {
-        let server = try await TestServer.start()
-        let client = try await server.connect()
+        let server = try await CoreHarness.start()
+        let client = server.connect()
         let reply = try await client.request(.open("alice", appID: server.config.appID))
         #expect(reply.cmd == .session && reply.op == .opened)
         #expect(reply.peerID == "alice")
         #expect(!reply.sessionMessage.st.isEmpty)
         #expect(reply.sessionMessage.stTtl > 0)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func wrongAppIsRefusedWith4100() async throws {
-        let server = try await TestServer.start()
-        let client = try await server.connect()
+        let server = try await CoreHarness.start()
+        let client = server.connect()
         let reply = try await client.request(.open("alice", appID: "someone-else"))
         #expect(reply.op == .closed)
         #expect(reply.sessionMessage.code == 4100)
         #expect(reply.sessionMessage.reason == "APP_NOT_AVAILABLE")
-        try await server.stop()
+        await server.stop()
     }
 
     /// The SDK's `createIMClient()` without an id: the server gives one, as LeanCloud does.
     @Test func aLoginWithoutAnIdIsGivenOne() async throws {
-        let server = try await TestServer.start()
-        let first = try await server.connect()
+        let server = try await CoreHarness.start()
+        let first = server.connect()
         let opened = try await first.request(.open("", appID: server.config.appID))
         #expect(opened.op == .opened && opened.peerID.count == 20)
-        let second = try await server.connect()
+        let second = server.connect()
         let other = try await second.request(.open("", appID: server.config.appID))
         #expect(other.op == .opened && other.peerID != opened.peerID)
         // The id works like any other: the first starts a conversation with the second.
         let cid = try await first.startConversation(members: [other.peerID])
         _ = try await first.sendText("hi", cid: cid)
         #expect(try await second.nextMessage().fromPeerID == opened.peerID)
-        try await server.stop()
+        await server.stop()
 
-        let signed = try await TestServer.start { $0.signaturesRequired = true }
+        let signed = try await CoreHarness.start { $0.signaturesRequired = true }
         let refused = try await signed.connect().request(.open("", appID: signed.config.appID))
         #expect(refused.op == .closed && refused.sessionMessage.code == 4103)
-        try await signed.stop()
+        await signed.stop()
     }
 
     /// A reconnecting SDK sends its token; 4112 makes it drop a stale one and log in again.
     @Test func aStaleSessionTokenIsRefusedWith4112() async throws {
-        let server = try await TestServer.start()
-        let client = try await server.connect()
+        let server = try await CoreHarness.start()
+        let client = server.connect()
         let token = try await client.request(.open("alice", appID: server.config.appID)).sessionMessage.st
         var again = GenericCommand.open("alice", appID: server.config.appID)
         again.sessionMessage.r = true
@@ -64,23 +66,23 @@ import Testing
         again.peerID = "bob"
         again.sessionMessage.st = token
         #expect(try await client.request(again).errorMessage.code == 4112)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func clientIDOver64CharactersIsRefusedWith4103() async throws {
-        let server = try await TestServer.start()
-        let client = try await server.connect()
+        let server = try await CoreHarness.start()
+        let client = server.connect()
         let tooLong = try await client.request(.open(String(repeating: "a", count: 65), appID: server.config.appID))
         #expect(tooLong.sessionMessage.code == 4103)
         let longest = try await client.request(.open(String(repeating: "a", count: 64), appID: server.config.appID))
         #expect(longest.op == .opened)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func signaturesAreCheckedWhenRequired() async throws {
-        let server = try await TestServer.start { $0.signaturesRequired = true }
-        let client = try await server.connect()
-        let now = Int64(Date().timeIntervalSince1970)
+        let server = try await CoreHarness.start { $0.signaturesRequired = true }
+        let client = server.connect()
+        let now = server.clock.now() / 1000
         let unsigned = try await client.request(.open("alice", appID: server.config.appID))
         #expect(unsigned.sessionMessage.code == 4102)
         let forged = try await client.request(.open("alice", appID: server.config.appID, signature: (now, "n1", "0000")))
@@ -94,20 +96,20 @@ import Testing
             "alice", appID: server.config.appID, signature: (now, "n1", signer.login(clientID: "alice", timestamp: now, nonce: "n1"))
         ))
         #expect(good.op == .opened)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func commandsBeforeLoginNeedASession() async throws {
-        let server = try await TestServer.start()
-        let client = try await server.connect()
+        let server = try await CoreHarness.start()
+        let client = server.connect()
         let reply = try await client.request(.startConversation(members: ["bob"]))
         #expect(reply.isError)
         #expect(reply.errorMessage.code == 4105)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func sameTagOnAnotherDeviceClosesTheFirstWith4111() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let phone = try await server.login("alice", tag: "mobile")
         let tablet = try await server.login("alice", tag: "mobile")
         let closed = try await phone.next { $0.cmd == .session && $0.op == .closed }
@@ -117,13 +119,13 @@ import Testing
         let refused = try await phone.request(.startConversation(members: ["bob"]))
         #expect(refused.errorMessage.code == 4105)
         _ = try await tablet.startConversation(members: ["bob"])
-        try await server.stop()
+        await server.stop()
     }
 
     /// The displaced device's SDK reconnects on its own (`r` set): it is turned away with
     /// 4111, and the device that took the tag stays.
     @Test func aReconnectDoesNotTakeTheTagBack() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let phone = try await server.login("alice", tag: "mobile")
         let tablet = try await server.login("alice", tag: "mobile")
         _ = try await phone.next { $0.cmd == .session && $0.op == .closed }
@@ -131,44 +133,46 @@ import Testing
         reconnect.sessionMessage.r = true
         let refused = try await phone.request(reconnect)
         #expect(refused.op == .closed && refused.sessionMessage.code == 4111)
-        #expect(try await tablet.collect(for: .milliseconds(200)) { $0.cmd == .session && $0.op == .closed }.isEmpty)
+        try await phone.awaitHandled()
+        #expect(tablet.received { $0.cmd == .session && $0.op == .closed }.isEmpty)
         _ = try await tablet.startConversation(members: ["bob"])
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func withoutTagsEveryDeviceStaysLoggedIn() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let first = try await server.login("alice")
         let second = try await server.login("alice")
-        let kicked = try await first.collect(for: .milliseconds(300)) { $0.cmd == .session && $0.op == .closed }
-        #expect(kicked.isEmpty)
+        try await second.awaitHandled()
+        #expect(first.received { $0.cmd == .session && $0.op == .closed }.isEmpty)
         _ = try await first.startConversation(members: ["bob"])
         _ = try await second.startConversation(members: ["carol"])
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func sessionCloseEndsTheSession() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let client = try await server.login("alice")
-        var close = GenericCommand()
-        close.cmd = .session
-        close.op = .close
-        let reply = try await client.request(close)
+        let reply = try await client.request(.closeSession())
         #expect(reply.op == .closed)
         #expect(!reply.sessionMessage.hasCode)
         let after = try await client.request(.startConversation(members: ["bob"]))
         #expect(after.errorMessage.code == 4105)
-        try await server.stop()
+        await server.stop()
     }
 
     @Test func echoIsAnswered() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let client = try await server.login("alice")
         let reply = try await client.request(.echo)
         #expect(reply.cmd == .echo)
-        try await server.stop()
+        await server.stop()
     }
+}
 
+/// What the transport does with a connection's time and end, on a whole server: the core has
+/// no part in them.
+@Suite struct SessionTransportTests {
     @Test func shutdownSaysGoawayAndCloses() async throws {
         let server = try await TestServer.start()
         let client = try await server.login("alice")
@@ -187,7 +191,8 @@ import Testing
     }
 
     @Test func idleConnectionIsClosedButEchoKeepsItOpen() async throws {
-        // Echoes every 0.5 s against a 4 s idle limit: a loaded machine may delay one a lot.
+        // Real time: the gateway measures silence on the monotonic clock, as a socket's must
+        // be. Echoes every 0.5 s against a 4 s idle limit: a loaded machine may delay one a lot.
         let server = try await TestServer.start { $0.idleTimeoutSeconds = 4 }
         let chatty = try await server.login("alice")
         let silent = try await server.login("bob")
