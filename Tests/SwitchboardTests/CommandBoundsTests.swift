@@ -3,10 +3,10 @@ import SwitchboardWire
 import Testing
 
 /// Every command's cost is bounded by its size: long lists get LeanCloud's error codes
-/// instead of work, and the server keeps answering others.
+/// instead of work, and the server keeps answering others. On the core alone.
 @Suite struct CommandBoundsTests {
     @Test func longListsAreRefused() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let ids = (0..<1001).map { String(format: "%024x", $0) }
@@ -29,13 +29,13 @@ import Testing
         let nested = String(repeating: #"{"$or":["#, count: 5) + "{}" + String(repeating: "]}", count: 5)
         #expect(try await alice.request(.query(where: nested)).errorMessage.code == 4301)
         #expect(try await alice.request(.query(where: "{}", sort: Array(repeating: "name", count: 9).joined(separator: ","))).errorMessage.code == 4301)
-        try await server.stop()
+        await server.stop()
     }
 
     /// IN lists are padded to powers of two so that a few compiled statements serve every
     /// length (one per length kept 60 MB for 2,500 lengths); padded lists still match.
     @Test func paddedAckListsStillMatchTheirMessages() async throws {
-        let server = try await TestServer.start()
+        let server = try await CoreHarness.start()
         let alice = try await server.login("alice")
         let cid = try await alice.startConversation(members: ["bob"])
         let sent = try await alice.sendText("hello", cid: cid)
@@ -50,8 +50,10 @@ import Testing
         #expect(try await bob.request(.echo, timeout: .seconds(30)).cmd == .echo)
         // The acknowledged message is not redelivered at the next login.
         bob.close()
+        await bob.closed()
         let again = try await server.login("bob")
-        #expect(try await again.collect(for: .milliseconds(300)) { $0.cmd == .direct }.isEmpty)
-        try await server.stop()
+        try await again.awaitHandled()
+        #expect(again.received { $0.cmd == .direct }.isEmpty)
+        await server.stop()
     }
 }
