@@ -31,12 +31,16 @@ import Testing
         let carol = try await server.login("carol")
         try await carol.waitUntilOffline("bob")
         bob = try await server.login("bob")
-        #expect(try await bob.collect(for: .milliseconds(300)) { $0.cmd == .direct }.isEmpty)
+        // A login's catch-up is sent while the login is handled.
+        try await bob.awaitHandled()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
 
         let (_, _, listed) = try await server.restArray("/1.2/rtm/broadcasts?conv_id=\(cid)")
         #expect(listed.map { $0["msg-id"] as? String } == [id])
         #expect(try await server.rest("DELETE", "/1.2/rtm/broadcasts/\(id)").0 == 200)
-        #expect(try await server.login("erin").collect(for: .milliseconds(300)) { $0.cmd == .direct }.isEmpty)
+        let erin = try await server.login("erin")
+        try await erin.awaitHandled()
+        #expect(erin.received { $0.cmd == .direct }.isEmpty)
         #expect(try await server.rest("DELETE", "/1.2/rtm/broadcasts/\(id)").0 == 404)
         // It stays in the conversation's history.
         #expect(try await server.restArray("/1.2/rtm/conversations/\(cid)/messages").2.map { $0["msg-id"] as? String } == [id])
@@ -70,7 +74,9 @@ import Testing
             "from_client": "newsroom", "conv_id": cid, "message": "now or never", "transient": true,
         ]).0 == 200)
         #expect(try await bob.nextMessage().msg == "now or never")
-        #expect(try await server.login("carol").collect(for: .milliseconds(300)) { $0.cmd == .direct }.isEmpty)
+        let carol = try await server.login("carol")
+        try await carol.awaitHandled()
+        #expect(carol.received { $0.cmd == .direct }.isEmpty)
         #expect(try await server.restArray("/1.2/rtm/broadcasts?conv_id=\(cid)").2.isEmpty)
 
         let past = Int64(Date().timeIntervalSince1970 * 1000) - 1000

@@ -23,7 +23,8 @@ import Testing
         #expect(reply.ackMessage.reason == "MESSAGE_REJECTED_BY_APP")
         #expect(reply.ackMessage.appCode == 77)
         #expect(reply.ackMessage.appMsg == "no spam here")
-        #expect(try await bob.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
+        try await bob.awaitDeliveries(from: alice)
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
         #expect(try await alice.request(.logs(cid: cid)).logsMessage.logs.isEmpty)
         try await alice.sendText("fine", cid: cid)
         #expect(try await bob.nextMessage().msg == "fine")
@@ -58,9 +59,11 @@ import Testing
         let cid = try await alice.startConversation(members: ["bob", "carol"])
         try await alice.sendText("not for carol", cid: cid)
         #expect(try await bob.nextMessage().msg == "not for carol")
-        #expect(try await carol.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
+        try await carol.awaitDeliveries(from: alice)
+        #expect(carol.received { $0.cmd == .direct }.isEmpty)
         // A hook cannot add someone who is not a member.
-        #expect(try await mallory.collect(for: .milliseconds(100)) { $0.cmd == .direct }.isEmpty)
+        try await mallory.awaitHandled()
+        #expect(mallory.received { $0.cmd == .direct }.isEmpty)
         try await server.stop()
     }
 

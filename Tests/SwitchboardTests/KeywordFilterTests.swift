@@ -30,7 +30,8 @@ import Testing
         // Clean text goes through untouched, without a patch.
         try await alice.sendText("all fine", cid: cid)
         #expect(try await bob.nextMessage().msg == "all fine")
-        #expect(try await alice.collect(for: .milliseconds(200)) { $0.cmd == .patch }.isEmpty)
+        try await alice.awaitHandled()
+        #expect(alice.received { $0.cmd == .patch }.isEmpty)
         try await server.stop()
     }
 

@@ -58,8 +58,8 @@ import Testing
         // Sent to carol only.
         _ = try await alice.sendText("to-carol:psst", cid: cid)
         #expect(try await carol.nextMessage().msg == "psst")
-        let toBob = try await bob.collect(for: .milliseconds(300)) { $0.cmd == .direct }
-        #expect(toBob.isEmpty)
+        try await bob.awaitDeliveries(from: alice)
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
         try await server.stop()
     }
 

@@ -34,7 +34,9 @@ import Testing
             "from_client": "alice", "message": "quietly", "no_sync": true,
         ])
         #expect(try await bob.nextMessage().id == unsynced["msg-id"] as? String)
-        #expect(try await alice.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
+        // The REST call answered once the message was delivered: what alice would get is here.
+        try await alice.awaitHandled()
+        #expect(alice.received { $0.cmd == .direct }.isEmpty)
 
         // As on LeanCloud, the REST API may send as anyone, member or not.
         #expect(try await server.rest("POST", "/1.2/rtm/conversations/\(cid)/messages", body: ["from_client": "system", "message": "hi"]).0 == 200)
@@ -98,13 +100,15 @@ import Testing
         #expect(try await server.rest("POST", "/1.2/rtm/service-conversations/\(cid)/broadcasts", body: ["from_client": "newsroom", "message": "extra!"]).0 == 200)
         let received = try await bob.nextMessage()
         #expect(received.cid == cid && received.msg == "extra!")
-        #expect(try await carol.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
+        try await carol.awaitHandled()
+        #expect(carol.received { $0.cmd == .direct }.isEmpty)
         let found = try #require(try await bob.queryConversations(where: #"{"objectId":"\#(cid)"}"#).first)
         #expect(found["sys"] as? Bool == true && found["name"] as? String == "news")
 
         #expect(try await server.rest("DELETE", "/1.2/rtm/service-conversations/\(cid)/subscribers/bob").0 == 200)
         _ = try await server.rest("POST", "/1.2/rtm/service-conversations/\(cid)/broadcasts", body: ["from_client": "newsroom", "message": "again"])
-        #expect(try await bob.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
+        try await bob.awaitHandled()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
         try await server.stop()
     }
 
@@ -196,7 +200,8 @@ import Testing
         #expect(try await server.rest("POST", path, raw: "{\"from_client\":\"alice\",\"message\":\"" + String(repeating: "x", count: 70_000) + "\"}").0 == 413)
         #expect(try await server.rest("POST", "/1.2/rtm/conversations/nope/messages", body: ["from_client": "alice", "message": "x"]).0 == 400)
         #expect(try await server.rest("GET", "/1.2/rtm/conversations/nope/messages").0 == 404)
-        #expect(try await bob.collect(for: .milliseconds(200)) { $0.cmd == .direct }.isEmpty)
+        try await bob.awaitHandled()
+        #expect(bob.received { $0.cmd == .direct }.isEmpty)
         try await server.stop()
     }
 }

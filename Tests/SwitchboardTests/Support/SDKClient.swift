@@ -38,4 +38,13 @@ extension SDKClient {
     func awaitHandled() async throws {
         try await request(.onlineStatus([]))
     }
+
+    /// Returns once what the commands `senders` sent before have sent this client is here:
+    /// a sender's next request is answered once those are handled (and what they deliver
+    /// queued), and then this client's own, after what was queued for it. Deliveries from
+    /// the background queue (observing hooks, pushes) are not covered.
+    func awaitDeliveries(from senders: any SDKClient...) async throws {
+        for sender in senders { try await sender.awaitHandled() }
+        try await awaitHandled()
+    }
 }
