@@ -5,12 +5,13 @@ import Testing
 /// server reads it over REST.
 @Suite struct SubscriptionRESTTests {
     @Test func subscribersAndSubscriptionsAreListedWithWhenTheySubscribed() async throws {
-        let server = try await TestServer.start()
+        let clock = TestClock()
+        let server = try await TestServer.start(clock: clock)
         let news = try await systemConversation("news", on: server)
         let sports = try await systemConversation("sports", on: server)
         for (client, conversation) in [("bob", news), ("carol", news), ("alice", news), ("bob", sports)] {
             #expect(try await server.rest("POST", "/1.2/rtm/service-conversations/\(conversation)/subscribers", body: ["client_id": client]).0 == 200)
-            try await Task.sleep(for: .milliseconds(5))
+            clock.advance(by: .milliseconds(5))
         }
         // A change to the conversation keeps everyone's subscription time.
         #expect(try await server.rest("PUT", "/1.2/rtm/service-conversations/\(news)", body: ["name": "headlines"]).0 == 200)
