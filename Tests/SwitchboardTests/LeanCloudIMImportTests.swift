@@ -104,7 +104,9 @@ extension ConfigAndCLITests {
         let server = try await TestServer.start(dataDirectory: folder)
         // Nothing from before the move is unread or delivered again.
         let bob = try await server.login("bob")
-        #expect(try await bob.collect(for: .milliseconds(300)) { $0.cmd == .unread || $0.cmd == .direct }.isEmpty)
+        // A login's catch-up is sent while the login is handled.
+        try await bob.awaitHandled()
+        #expect(bob.received { $0.cmd == .unread || $0.cmd == .direct }.isEmpty)
         // History pages back by time and message id, in the export's order (m4 and m5 share a time).
         var seen: [String] = []
         var page = try await bob.request(.logs(cid: Self.group, limit: 3)).logsMessage.logs
