@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Synchronization
 import SwitchboardHooks
 import SwitchboardJSON
 import SwitchboardServer
@@ -92,25 +91,21 @@ final class FakePushGateway: Sendable {
         var accepted: [JSONValue] = []
     }
 
-    private final class Recorder: Sendable {
-        let state = Mutex(State())
-    }
-
-    private let recorder: Recorder
+    private let state: WatchedValue<State>
     private let server: LocalHTTPServer
     var port: Int { server.port }
 
-    private init(recorder: Recorder, server: LocalHTTPServer) {
-        self.recorder = recorder
+    private init(state: WatchedValue<State>, server: LocalHTTPServer) {
+        self.state = state
         self.server = server
     }
 
     static func start(failingFirst failures: Int) async throws -> FakePushGateway {
-        let recorder = Recorder()
+        let state = WatchedValue(State())
         let router = Router()
         router.post("/push") { request, _ -> HTTPResponse.Status in
             let body = try await request.body.collect(upTo: 1 << 20)
-            let refuse = recorder.state.withLock { state in
+            let refuse = state.update { state in
                 state.requests += 1
                 guard state.requests > failures else { return true }
                 if let json = try? JSONValue(parsing: String(buffer: body)) { state.accepted.append(json) }
@@ -118,18 +113,16 @@ final class FakePushGateway: Sendable {
             }
             return refuse ? .internalServerError : .ok
         }
-        return FakePushGateway(recorder: recorder, server: try await LocalHTTPServer.start(router, label: "fake-push"))
+        return FakePushGateway(state: state, server: try await LocalHTTPServer.start(router, label: "fake-push"))
     }
 
-    var requests: Int { recorder.state.withLock { $0.requests } }
+    var requests: Int { state.value.requests }
 
     func nextAccepted(timeout: Duration = .seconds(5)) async throws -> JSONValue {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let push = recorder.state.withLock({ $0.accepted.first }) { return push }
-            try await Task.sleep(for: .milliseconds(10))
+        guard let push = await state.wait(timeout: timeout, take: { $0.accepted.first }) else {
+            throw TestClient.Timeout(description: "no push accepted within \(timeout)")
         }
-        throw TestClient.Timeout(description: "no push accepted within \(timeout)")
+        return push
     }
 
     func stop() async throws {

@@ -4,7 +4,6 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
-import Synchronization
 
 /// An HTTP/2 server over TLS on 127.0.0.1 with `TestCertificate`, playing a push service:
 /// it records every request and answers each as `respond` says.
@@ -33,7 +32,7 @@ final class LoopbackHTTP2Server: Sendable {
         self.recorder = recorder
     }
 
-    var requests: [Request] { recorder.received.withLock { $0 } }
+    var requests: [Request] { recorder.received.value }
 
     static func start(respond: @escaping @Sendable (Request) -> Answer = { _ in Answer(status: 200) }) async throws -> LoopbackHTTP2Server {
         var tls = TLSConfiguration.makeServerConfiguration(
@@ -62,13 +61,18 @@ final class LoopbackHTTP2Server: Sendable {
 
     /// Waits until `count` requests have come, or fails after `timeout`.
     func waitForRequests(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [Request] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let requests = self.requests
-            if requests.count >= count { return requests }
-            try await Task.sleep(for: .milliseconds(20))
+        try await requests(until: { $0.count >= count }, timeout: timeout, "\(count) requests")
+    }
+
+    /// The requests come so far, once they are `enough`: checked as each one comes. Fails
+    /// after `timeout`, naming what it waited for.
+    func requests(
+        until enough: @escaping @Sendable ([Request]) -> Bool, timeout: Duration = .seconds(10), _ awaited: @autoclosure () -> String
+    ) async throws -> [Request] {
+        guard let requests = await recorder.received.wait(timeout: timeout, take: { enough($0) ? $0 : nil }) else {
+            throw TestClient.Timeout(description: "\(requests.count) requests reached the stand-in, waiting for \(awaited())")
         }
-        throw TestClient.Timeout(description: "\(requests.count) of \(count) requests reached the stand-in")
+        return requests
     }
 
     func stop() async throws {
@@ -76,7 +80,7 @@ final class LoopbackHTTP2Server: Sendable {
     }
 
     private final class Recorder: Sendable {
-        let received = Mutex<[Request]>([])
+        let received = WatchedValue<[Request]>([])
         let respond: @Sendable (Request) -> Answer
 
         init(respond: @escaping @Sendable (Request) -> Answer) {
@@ -109,7 +113,7 @@ final class LoopbackHTTP2Server: Sendable {
                     headers: Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }),
                     body: body
                 )
-                recorder.received.withLock { $0.append(request) }
+                recorder.received.update { $0.append(request) }
                 let answer = recorder.respond(request)
                 var headers = HTTPHeaders()
                 headers.add(name: "content-length", value: String(answer.body.utf8.count))

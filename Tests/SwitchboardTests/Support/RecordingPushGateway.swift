@@ -1,23 +1,20 @@
-import Synchronization
 import SwitchboardCore
 
 /// Keeps every push decision, for tests to read.
 final class RecordingPushGateway: PushGateway {
-    private let notices = Mutex<[PushNotice]>([])
+    private let notices = WatchedValue<[PushNotice]>([])
 
     func push(_ notice: PushNotice) async {
-        notices.withLock { $0.append(notice) }
+        notices.update { $0.append(notice) }
     }
 
     /// Waits for the next push decision.
     func next(timeout: Duration = .seconds(5)) async throws -> PushNotice {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let notice = notices.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return notice }
-            try await Task.sleep(for: .milliseconds(5))
+        guard let notice = await notices.wait(timeout: timeout, take: { $0.isEmpty ? nil : $0.removeFirst() }) else {
+            throw TestClient.Timeout(description: "no push within \(timeout)")
         }
-        throw TestClient.Timeout(description: "no push within \(timeout)")
+        return notice
     }
 
-    var isEmpty: Bool { notices.withLock { $0.isEmpty } }
+    var isEmpty: Bool { notices.value.isEmpty }
 }

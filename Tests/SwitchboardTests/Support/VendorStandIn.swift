@@ -40,12 +40,8 @@ struct VendorStandIn {
 
     /// Waits until `count` sends have come; fails after ten seconds.
     func sends(_ count: Int) async throws -> [LoopbackHTTP2Server.Request] {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while sends.count < count, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        try #require(sends.count >= count, "\(sends.count) of \(count) sends reached the stand-in")
-        return sends
+        try await server.requests(until: { [tokenPath] requests in requests.count { $0.path != tokenPath } >= count }, "\(count) sends")
+            .filter { $0.path != tokenPath }
     }
 
     /// The body of a send, parsed.
