@@ -69,14 +69,7 @@ import Testing
     }
 
     private func sends(_ google: LoopbackHTTP2Server, count: Int) async throws -> [LoopbackHTTP2Server.Request] {
-        var sends: [LoopbackHTTP2Server.Request] = []
-        let deadline = ContinuousClock.now + .seconds(10)
-        while sends.count < count, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            sends = google.requests.filter { $0.path == Self.sendPath }
-        }
-        try #require(sends.count >= count, "\(sends.count) of \(count) sends reached the stand-in")
-        return sends
+        try await google.requests(to: Self.sendPath, count: count)
     }
 
     @Test func iOSGoesToAPNsAndroidToFCMAndTheRestToTheLog() async throws {
@@ -167,11 +160,10 @@ import Testing
         _ = try await setup.server.metric(#"switchboard_push_fcm_total{outcome="removed_token"}"#, reaches: 2)
         _ = try await alice.sendText("two", cid: cid)
         let all = try await sends(setup.google, count: 8)
-        try await Task.sleep(for: .milliseconds(200))
+        // Every device's push counted: no send is still to come.
+        #expect(try await setup.server.pushOutcomes("fcm", addingUpTo: 6) == ["sent": 4, "removed_token": 2])
         #expect(tokens(Array(all.dropFirst(6))) == ["busy", "stale"])
         #expect(setup.google.requests.filter { $0.path == Self.sendPath }.count == 8)
-        #expect(try await setup.server.metric(#"switchboard_push_fcm_total{outcome="sent"}"#, reaches: 4) == 4)
-        #expect(try await setup.server.metric(#"switchboard_push_fcm_total{outcome="removed_token"}"#) == 2)
         try await setup.server.stop()
         try await setup.google.stop()
     }
@@ -262,9 +254,8 @@ import Testing
         #expect(try await setup.server.metric(#"switchboard_push_fcm_total{outcome="too_large"}"#, reaches: 1) == 1)
         _ = try await alice.sendText("small", cid: cid)
         _ = try await sends(setup.google, count: 1)
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await setup.server.pushOutcomes("fcm", addingUpTo: 2) == ["sent": 1, "too_large": 1])
         #expect(setup.google.requests.filter { $0.path == Self.sendPath }.count == 1)
-        #expect(try await setup.server.metric(#"switchboard_push_fcm_total{outcome="sent"}"#, reaches: 1) == 1)
         try await setup.server.stop()
         try await setup.google.stop()
     }

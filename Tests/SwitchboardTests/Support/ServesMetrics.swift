@@ -27,12 +27,18 @@ extension ServesMetrics {
     /// Waits up to `timeout` for the series to reach `value` (counts land a moment after
     /// what they count), and returns what it last read.
     func metric(_ series: String, reaches value: Int, timeout: Duration = .seconds(10)) async throws -> Int {
+        try await scrape(until: { $0 >= value }, timeout: timeout) { try await metric(series) }
+    }
+
+    /// What `read` reads once `done` says so of it, or what it last read after `timeout`: a
+    /// scraper's reads, as the server has no way to tell a test that a count moved.
+    func scrape<Read>(until done: (Read) -> Bool, timeout: Duration, _ read: () async throws -> Read) async throws -> Read {
         let deadline = ContinuousClock.now + timeout
-        var read = try await metric(series)
-        while read < value, ContinuousClock.now < deadline {
+        var last = try await read()
+        while !done(last), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
-            read = try await metric(series)
+            last = try await read()
         }
-        return read
+        return last
     }
 }
