@@ -120,6 +120,8 @@ extension APNsPushTests {
         )
         #expect(requests(to: Self.carolsPhone).count == 1)
         #expect(try await setup.server.metric(#"switchboard_push_apns_total{outcome="sent"}"#, reaches: 1) == 1)
+        // Time, not an event: a try after firstRetry's 20 ms would have come by now. The retry
+        // waits sleep on the system's clock (PushRetryWaits), which a test cannot move.
         try await Task.sleep(for: .milliseconds(200))
         // Bob's pushes were each tried once: no body (each its own badge) came twice.
         let bobs = requests(to: Self.bobsPhone)

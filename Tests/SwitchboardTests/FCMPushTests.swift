@@ -177,6 +177,7 @@ import Testing
         let cid = try await alice.startConversation(members: ["carol"])
         _ = try await alice.sendText("one", cid: cid)
         #expect(try await sends(setup.google, count: 1)[0].headers["authorization"] == "Bearer token-1")
+        // Past the token's renewal (half its second): PushAccessToken reads the system's clock.
         try await Task.sleep(for: .milliseconds(700))
         _ = try await alice.sendText("two", cid: cid)
         #expect(try await sends(setup.google, count: 2)[1].headers["authorization"] == "Bearer token-2")
@@ -234,6 +235,8 @@ import Testing
         let cid = try await alice.startConversation(members: ["carol"])
         _ = try await alice.sendText("one", cid: cid)
         _ = try await sends(setup.google, count: 1)
+        // Time, not an event: a try after the 20 ms backoff would have come by now. The retry
+        // waits sleep on the system's clock (PushRetryWaits), which a test cannot move.
         try await Task.sleep(for: .milliseconds(500))
         #expect(setup.google.requests.filter { $0.path == Self.sendPath }.count == 1)
         _ = try await sends(setup.google, count: 2)
