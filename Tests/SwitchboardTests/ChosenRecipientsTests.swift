@@ -45,7 +45,9 @@ import Testing
         let recall: [String: Any] = ["from_client": "newsroom", "timestamp": timestamp, "to_clients": ["bob", "dave"]]
         #expect(try await server.rest("PUT", "/1.2/rtm/service-conversations/\(cid)/messages/\(id)/recall", body: recall).0 == 200)
         #expect(try await bob.next { $0.cmd == .patch }.patchMessage.patches.first?.mid == id)
-        #expect(try await carol.collect(for: .milliseconds(300)) { $0.cmd == .patch }.isEmpty)
+        // The REST call answered once the recall's notices were queued.
+        try await carol.awaitHandled()
+        #expect(carol.received { $0.cmd == .patch }.isEmpty)
 
         // Deleted for Bob, Dave keeps it.
         let path = "/1.2/rtm/service-conversations/\(cid)/subscribers/bob/messages/\(id)?from_client=newsroom&timestamp=\(timestamp)"
