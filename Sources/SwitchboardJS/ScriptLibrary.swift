@@ -243,6 +243,9 @@ public final class ScriptLibrary: Sendable {
     }
 
     /// The loose scripts (`name.js`) and project folders (`name`) of a hooks folder.
+    /// The executable script hosts are started from (see `HostProcess.executable`).
+    public static var hostExecutable: String { HostProcess.executable }
+
     public static func entries(in directory: String) -> [String] {
         ScriptFolder.entries(in: directory)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SwitchboardJS
 
 // switchboard-bench [--smoke] [--only SECTION[,SECTION...]] [--scenario TEXT] [--json FILE]
 // Measures what hooks cost per message, the keyword filter against a script, end-to-end
@@ -16,6 +17,13 @@ if arguments.first == ServerProcess.argument, let directory = arguments.dropFirs
 if arguments.first == ImportBenchmark.argument, arguments.count == 3 {
     try await ImportBenchmark.importChild(export: arguments[arguments.startIndex + 1], config: arguments[arguments.startIndex + 2])
     exit(0)
+}
+
+// Without the host executable every script call fails open, and the hook rows would
+// measure messages that ran no script (a build of this product alone has none).
+guard FileManager.default.isExecutableFile(atPath: ScriptLibrary.hostExecutable) else {
+    print("switchboard-bench: script hosts run \(ScriptLibrary.hostExecutable), which is missing: build it too (swift build -c release)")
+    exit(2)
 }
 
 func value(after flag: String) -> String? {
