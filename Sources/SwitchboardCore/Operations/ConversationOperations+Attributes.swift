@@ -33,9 +33,7 @@ extension ConversationOperations {
             conversation.updatedAt = context.clock.now()
             try await context.store.saveConversation(conversation)
 
-            var notice = Replies.notification(.conv, op: .updated, to: clientID)
-            notice.convMessage.cid = conversation.id
-            notice.convMessage.initBy = clientID
+            var notice = Self.notice(.updated, in: conversation.id, by: clientID)
             notice.convMessage.udate = ISODate.string(milliseconds: conversation.updatedAt)
             notice.convMessage.attr.data = JSONValue.object(changes).jsonString
             notice.convMessage.attrModified.data = notice.convMessage.attr.data

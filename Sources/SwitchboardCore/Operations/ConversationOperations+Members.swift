@@ -93,21 +93,6 @@ extension ConversationOperations {
         }
     }
 
-    /// `joined`/`left` to the members who came or went, `members_joined`/`members_left` to
-    /// the others. Chat rooms only tell the members themselves: rooms are large.
-    func announceMembership(of conversation: Conversation, changed: [String], by clientID: String, joined: Bool) async {
-        var own = Replies.notification(.conv, op: joined ? .joined : .left, to: clientID)
-        own.convMessage.cid = conversation.id
-        own.convMessage.initBy = clientID
-        await notifier.notify(changed, own, permanent: !conversation.isTransient)
-        guard !conversation.isTransient else { return }
-        var others = Replies.notification(.conv, op: joined ? .membersJoined : .membersLeft, to: clientID)
-        others.convMessage.cid = conversation.id
-        others.convMessage.initBy = clientID
-        others.convMessage.m = changed
-        await notifier.notify(conversation.members.filter { !changed.contains($0) }, others, permanent: true)
-    }
-
     /// The conversation and de-duplicated members of an add or remove, and whether the client
     /// acts on itself alone (join or quit), which it may do without being a member.
     private func membershipChange(_ change: MembershipChange, by clientID: String) async throws -> (Conversation, [String], Bool) {

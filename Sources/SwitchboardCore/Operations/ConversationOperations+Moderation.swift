@@ -22,9 +22,7 @@ extension ConversationOperations {
             conversation.updatedAt = context.clock.now()
             try await context.store.saveConversation(conversation)
 
-            var notice = Replies.notification(.conv, op: .memberInfoChanged, to: caller.clientID)
-            notice.convMessage.cid = conversation.id
-            notice.convMessage.initBy = caller.clientID
+            var notice = Self.notice(.memberInfoChanged, in: conversation.id, by: caller.clientID)
             notice.convMessage.info.pid = target
             notice.convMessage.info.role = change.role.rawValue
             await notifier.notify(conversation.isTransient ? [target] : conversation.members, notice, permanent: !conversation.isTransient)
@@ -55,7 +53,7 @@ extension ConversationOperations {
             let silenced = change.action.silences
             await announce(
                 targets, of: conversation, by: caller.clientID,
-                own: silenced ? .shutuped : .unshutuped, others: silenced ? .membersShutuped : .membersUnshutuped
+                own: silenced ? .shutuped : .unshutuped, others: silenced ? .membersShutuped : .membersUnshutuped, to: conversation.members
             )
             return ModerationResult(conversation: conversation, clients: targets)
         }
@@ -79,7 +77,7 @@ extension ConversationOperations {
             try await context.store.saveConversation(conversation)
             await announce(
                 targets, of: before, by: clientID,
-                own: change.blocked ? .blocked : .unblocked, others: change.blocked ? .membersBlocked : .membersUnblocked
+                own: change.blocked ? .blocked : .unblocked, others: change.blocked ? .membersBlocked : .membersUnblocked, to: before.members
             )
             if !leaving.isEmpty {
                 await announceMembership(of: before, changed: leaving, by: clientID, joined: false)
@@ -87,20 +85,5 @@ extension ConversationOperations {
             }
             return ModerationResult(conversation: conversation, clients: targets)
         }
-    }
-
-    /// The targets hear `own`, every member (targets too) `others` naming them; in chat
-    /// rooms, which are large, only the targets hear.
-    private func announce(_ targets: [String], of conversation: Conversation, by clientID: String, own: OpType, others: OpType) async {
-        var notice = Replies.notification(.conv, op: own, to: clientID)
-        notice.convMessage.cid = conversation.id
-        notice.convMessage.initBy = clientID
-        await notifier.notify(targets, notice, permanent: !conversation.isTransient)
-        guard !conversation.isTransient else { return }
-        var told = Replies.notification(.conv, op: others, to: clientID)
-        told.convMessage.cid = conversation.id
-        told.convMessage.initBy = clientID
-        told.convMessage.m = targets
-        await notifier.notify(conversation.members, told, permanent: true)
     }
 }

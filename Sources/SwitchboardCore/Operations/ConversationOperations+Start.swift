@@ -61,11 +61,11 @@ extension ConversationOperations {
         }
         context.logger.info("conversation started", metadata: ["conversation": "\(conversation.id)", "by": "\(clientID)", "members": "\(members.count)"])
 
-        var joined = Replies.notification(.conv, op: .joined, to: clientID)
-        joined.convMessage.cid = conversation.id
-        joined.convMessage.initBy = clientID
         // A client that starts one knows; a creator the server names does not yet.
-        await notifier.notify(caller.isClient ? members.filter { $0 != clientID } : members, joined, permanent: !conversation.isTransient)
+        await notifier.notify(
+            caller.isClient ? members.filter { $0 != clientID } : members, Self.notice(.joined, in: conversation.id, by: clientID),
+            permanent: !conversation.isTransient
+        )
         await hooks.started(conversation.id)
         return StartedConversation(conversation: conversation, secondsLeft: secondsLeft)
     }
