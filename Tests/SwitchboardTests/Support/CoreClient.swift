@@ -53,26 +53,14 @@ final class CoreClient: SDKClient {
     func next(
         timeout: Duration = .seconds(5), _ what: String = "command", where matches: @escaping @Sendable (GenericCommand) -> Bool
     ) async throws -> GenericCommand {
-        let found = await withTaskGroup(of: GenericCommand?.self) { group in
-            group.addTask { await self.outbox.take(where: matches) }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            return await group.next() ?? nil
+        guard let found = await outbox.inbox.takeFirst(within: timeout, where: matches) else {
+            throw TestClient.Timeout(description: "no \(what) within \(timeout)")
         }
-        guard let found else { throw TestClient.Timeout(description: "no \(what) within \(timeout)") }
         return found
     }
 
-    func collect(for period: Duration, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand] {
-        try await Task.sleep(for: period)
-        return outbox.takeAll(where: matches)
-    }
-
     func received(where matches: (GenericCommand) -> Bool) -> [GenericCommand] {
-        outbox.takeAll(where: matches)
+        outbox.inbox.takeAll(where: matches)
     }
 
     /// Ends the connection as a client closing its socket does (`closed()` waits until the

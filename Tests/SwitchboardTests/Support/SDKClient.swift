@@ -10,8 +10,6 @@ protocol SDKClient: Sendable {
     func nextSerial() -> Int32
     /// Takes the first received command that matches, waiting for it if needed.
     func next(timeout: Duration, _ what: String, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> GenericCommand
-    /// Waits `period` and returns every received command that matches, removing them.
-    func collect(for period: Duration, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand]
     /// Every command received so far that matches, removing them, without waiting: after
     /// `awaitHandled()`, what handling the commands sent before sent this connection at once
     /// is here.
@@ -29,6 +27,12 @@ extension SDKClient {
         send(numbered)
         let serial = numbered.i
         return try await next(timeout: timeout, "reply to \(command.cmd)/\(command.op) i=\(serial)", where: { $0.hasI && $0.i == serial })
+    }
+
+    /// Waits `period` and returns every received command that matches, removing them.
+    func collect(for period: Duration, where matches: (GenericCommand) -> Bool) async throws -> [GenericCommand] {
+        try await Task.sleep(for: period)
+        return received(where: matches)
     }
 
     /// Returns once every command sent before has been handled: the connection's commands

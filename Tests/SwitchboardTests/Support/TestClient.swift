@@ -14,7 +14,6 @@ final class TestClient: SDKClient {
     }
 
     private struct State {
-        var inbox: [GenericCommand] = []
         var closed = false
         /// While set the client reads nothing, so the server's writes back up.
         var paused = false
@@ -24,6 +23,7 @@ final class TestClient: SDKClient {
     let codec: FrameCodec
     private let outgoing: AsyncStream<Frame>.Continuation
     private let state = Mutex(State())
+    private let inbox = WatchedValue<[GenericCommand]>([])
 
     private init(codec: FrameCodec, outgoing: AsyncStream<Frame>.Continuation) {
         self.codec = codec
@@ -60,7 +60,7 @@ final class TestClient: SDKClient {
                             case .text(let text): .text(text)
                             }
                             if let command = try? client.codec.decode(frame) {
-                                client.state.withLock { $0.inbox.append(command) }
+                                client.inbox.update { $0.append(command) }
                             }
                         }
                         group.cancelAll()
@@ -117,30 +117,14 @@ final class TestClient: SDKClient {
     func next(
         timeout: Duration = .seconds(5), _ what: String = "command", where matches: @escaping @Sendable (GenericCommand) -> Bool
     ) async throws -> GenericCommand {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let found = state.withLock { state -> GenericCommand? in
-                guard let index = state.inbox.firstIndex(where: matches) else { return nil }
-                return state.inbox.remove(at: index)
-            }
-            if let found { return found }
-            try await Task.sleep(for: .milliseconds(5))
+        guard let found = await inbox.takeFirst(within: timeout, where: matches) else {
+            throw Timeout(description: "no \(what) within \(timeout)")
         }
-        throw Timeout(description: "no \(what) within \(timeout)")
-    }
-
-    /// Waits `period` and returns every received command that matches, removing them.
-    func collect(for period: Duration, where matches: @escaping @Sendable (GenericCommand) -> Bool) async throws -> [GenericCommand] {
-        try await Task.sleep(for: period)
-        return received(where: matches)
+        return found
     }
 
     func received(where matches: (GenericCommand) -> Bool) -> [GenericCommand] {
-        state.withLock { state in
-            let taken = state.inbox.filter(matches)
-            state.inbox.removeAll(where: matches)
-            return taken
-        }
+        inbox.takeAll(where: matches)
     }
 
     /// Waits until the server closes the connection.
