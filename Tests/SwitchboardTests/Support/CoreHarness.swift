@@ -30,7 +30,8 @@ final class CoreHarness: Sendable {
         configure(&config)
         var logger = Logger(label: "switchboard-core-test")
         logger.logLevel = .critical
-        let store: any MessageStore = if let url = try await TestDatabase.url(for: TestServer.temporaryDirectory()) {
+        // A folder only names the PostgreSQL database; on SQLite the store is in memory.
+        let store: any MessageStore = if TestDatabase.usesPostgres, let url = try await TestDatabase.url(for: TestServer.temporaryDirectory()) {
             try await PostgresStore(url: url, maxConnections: 3, logger: logger)
         } else {
             try SQLiteStore.inMemory()
