@@ -7,6 +7,7 @@ struct CoreContext: Sendable {
     let settings: CoreSettings
     let store: any MessageStore
     let presence: Presence
+    let deliveryTimes = DeliveryTimes()
     let clock: ServerClock
     let logger: Logger
     let signatures: SignatureCheck
@@ -60,6 +61,9 @@ extension CoreContext {
     /// Records that a device went offline (logout or lost connection) at `time`, now unless
     /// given: what is kept for it from then on is what its next login receives.
     func deviceLeft(_ device: DeviceAddress, at time: Int64? = nil) async {
+        if !presence.sessions(of: device.clientID).contains(where: { $0.device == device }) {
+            deliveryTimes.forget(device)
+        }
         do {
             try await store.deviceSeen(device, at: time ?? clock.now())
         } catch {

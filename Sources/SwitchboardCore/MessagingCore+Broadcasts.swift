@@ -23,7 +23,7 @@ extension MessagingCore {
         }
         var message = Message(id: Identifiers.messageID(), conversationID: id, from: from, content: text, timestamp: context.clock.next())
         if !transient {
-            message = try await context.store.append(message, queueFor: [])
+            message = try await context.store.append(message, queueFor: .nobody)
             if let seq = message.seq { presence.messageStored(seq: seq) }
             try await context.store.keepBroadcast(messageID: message.id, validTill: validTill)
         }

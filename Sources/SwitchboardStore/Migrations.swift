@@ -212,6 +212,27 @@ enum Migrations {
             // Which of the app's accounts with the device's maker its token came from.
             try db.execute(sql: "ALTER TABLE installation ADD COLUMN device_profile TEXT")
         }
+        migrator.registerMigration("v20: positions instead of a queued copy per device") { db in
+            // A message to every member is no longer queued per device: each device keeps its
+            // position in each conversation (the last message it acknowledged), and what it has
+            // still to receive is read from the conversation's messages after it. Copies already
+            // queued stay and are delivered as before; positions count from here on.
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN to_every_member INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE client_device ADD COLUMN since_seq INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE conversation_member ADD COLUMN joined_seq INTEGER NOT NULL DEFAULT 0;
+                UPDATE client_device SET since_seq = (SELECT COALESCE(MAX(seq), 0) FROM message);
+                UPDATE conversation_member SET joined_seq = (SELECT COALESCE(MAX(seq), 0) FROM message);
+                CREATE TABLE device_position (
+                    client_id TEXT NOT NULL,
+                    device_key TEXT NOT NULL,
+                    conversation_id TEXT NOT NULL,
+                    acknowledged_seq INTEGER NOT NULL,
+                    PRIMARY KEY (client_id, device_key, conversation_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX message_to_every_member ON message(conversation_id) WHERE to_every_member;
+                """)
+        }
         return migrator
     }
 }

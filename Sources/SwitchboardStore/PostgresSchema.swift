@@ -193,5 +193,23 @@ enum PostgresSchema {
         ("v5: conversations as an import wrote them", ["ALTER TABLE conversation ADD COLUMN imported_updated_at BIGINT"]),
         // As SQLite's v19.
         ("v6: vendor accounts of devices", ["ALTER TABLE installation ADD COLUMN device_profile TEXT"]),
+        // SQLite's v20: what that migration says.
+        ("v7: positions instead of a queued copy per device", [
+            "ALTER TABLE message ADD COLUMN to_every_member BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE client_device ADD COLUMN since_seq BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE conversation_member ADD COLUMN joined_seq BIGINT NOT NULL DEFAULT 0",
+            "UPDATE client_device SET since_seq = (SELECT COALESCE(MAX(seq), 0) FROM message)",
+            "UPDATE conversation_member SET joined_seq = (SELECT COALESCE(MAX(seq), 0) FROM message)",
+            """
+            CREATE TABLE device_position (
+                client_id TEXT NOT NULL,
+                device_key TEXT NOT NULL,
+                conversation_id TEXT NOT NULL,
+                acknowledged_seq BIGINT NOT NULL,
+                PRIMARY KEY (client_id, device_key, conversation_id)
+            )
+            """,
+            "CREATE INDEX message_to_every_member ON message(conversation_id, seq) WHERE to_every_member",
+        ]),
     ]
 }

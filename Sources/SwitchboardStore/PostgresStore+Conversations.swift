@@ -50,8 +50,10 @@ extension PostgresStore: ConversationStore {
         let first = (stored.values.max() ?? -1) + 1
         try await connection.query(
             """
-            INSERT INTO conversation_member (conversation_id, client_id, position, joined_at)
-            SELECT \(conversation.id), member, \(first) + ordinality - 1, \(joinedAt ?? conversation.updatedAt)
+            INSERT INTO conversation_member (conversation_id, client_id, position, joined_at, joined_seq)
+            SELECT \(conversation.id), member, \(first) + ordinality - 1, \(joinedAt ?? conversation.updatedAt),
+                -- A member receives the messages stored after it joined.
+                (SELECT COALESCE(MAX(seq), 0) FROM message)
             FROM unnest(\(joining)::text[]) WITH ORDINALITY AS joining(member, ordinality)
             ON CONFLICT DO NOTHING
             """,

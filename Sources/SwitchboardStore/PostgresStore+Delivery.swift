@@ -3,92 +3,189 @@ import PostgresNIO
 import SwitchboardCore
 
 extension PostgresStore: DeliveryState {
-    public func messagesToDeliver(to device: DeviceAddress, seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message] {
-        try await all(
-            """
-            WITH picked AS (
-                SELECT message_seq FROM device_inbox
-                WHERE client_id = \(device.clientID) AND device_key = \(device.key)
-                    AND message_seq BETWEEN \(seqs.lowerBound) AND \(seqs.upperBound) AND delivered_at < \(cutoff)
-                ORDER BY message_seq LIMIT \(limit)
-            ), sent AS (
-                -- The cutoff again: a row another reader took since this statement's snapshot
-                -- was locked by it, and is re-read here once it commits; without the check it
-                -- would be taken (and sent) twice.
-                UPDATE device_inbox SET delivered_at = \(now) FROM picked
-                WHERE device_inbox.client_id = \(device.clientID) AND device_inbox.device_key = \(device.key)
-                    AND device_inbox.message_seq = picked.message_seq AND device_inbox.delivered_at < \(cutoff)
-                RETURNING device_inbox.message_seq
-            )
-            SELECT message.* FROM message JOIN sent ON message.seq = sent.message_seq ORDER BY message.seq
-            """
-        ).map(RowMapping.message)
+    /// Appends the messages to every member that `device` has still to receive, with a `seq`
+    /// within `seqs`: those of its client's conversations after its position there, stored
+    /// after the client joined and after the device's first login.
+    private static func appendPendingForMembers(_ device: DeviceAddress, _ seqs: ClosedRange<Int64>, to sql: inout PostgresQuery.StringInterpolation) {
+        sql.appendLiteral("""
+            SELECT message.* FROM conversation_member AS member
+            JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = 
+            """)
+        sql.appendInterpolation(device.key)
+        sql.appendLiteral("""
+
+            LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = device.device_key
+                AND position.conversation_id = member.conversation_id
+            JOIN message ON message.conversation_id = member.conversation_id AND message.to_every_member
+                AND message.seq > GREATEST(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
+            WHERE member.client_id = 
+            """)
+        sql.appendInterpolation(device.clientID)
+        sql.appendLiteral(" AND message.sender <> member.client_id")
+        appendSeqs(seqs, to: &sql)
+    }
+
+    /// Appends the copies queued for `device` with a `seq` within `seqs`.
+    private static func appendPendingQueued(_ device: DeviceAddress, _ seqs: ClosedRange<Int64>, to sql: inout PostgresQuery.StringInterpolation) {
+        sql.appendLiteral("SELECT message.* FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq WHERE device_inbox.client_id = ")
+        sql.appendInterpolation(device.clientID)
+        sql.appendLiteral(" AND device_inbox.device_key = ")
+        sql.appendInterpolation(device.key)
+        appendSeqs(seqs, to: &sql)
+    }
+
+    private static func appendSeqs(_ seqs: ClosedRange<Int64>, to sql: inout PostgresQuery.StringInterpolation) {
+        sql.appendLiteral(" AND message.seq BETWEEN ")
+        sql.appendInterpolation(seqs.lowerBound)
+        sql.appendLiteral(" AND ")
+        sql.appendInterpolation(seqs.upperBound)
+    }
+
+    public func pendingMessages(for device: DeviceAddress, seqs: ClosedRange<Int64>, limit: Int) async throws -> [Message] {
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 1024, interpolationCount: 9)
+        Self.appendPendingForMembers(device, seqs, to: &sql)
+        // UNION, not UNION ALL: a first login racing a message's queueing can leave the device
+        // both a position before the message and its queued copy.
+        sql.appendLiteral(" UNION ")
+        Self.appendPendingQueued(device, seqs, to: &sql)
+        sql.appendLiteral(" ORDER BY seq LIMIT ")
+        sql.appendInterpolation(limit)
+        return try await all(PostgresQuery(stringInterpolation: sql)).map(RowMapping.message)
     }
 
     public func trimQueue(of device: DeviceAddress, keepingPerConversation count: Int) async throws {
-        try await run(
-            """
-            DELETE FROM device_inbox WHERE client_id = \(device.clientID) AND device_key = \(device.key) AND message_seq IN (
-                SELECT seq FROM (
-                    SELECT message.seq AS seq,
-                        ROW_NUMBER() OVER (PARTITION BY message.conversation_id ORDER BY message.seq DESC) AS newness
-                    FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
-                    WHERE device_inbox.client_id = \(device.clientID) AND device_inbox.device_key = \(device.key)
-                ) AS ranked WHERE newness > \(count)
+        try await transaction { connection in
+            // Ranked once, both kinds together: each change below would shift the other's ranks.
+            var sql = PostgresQuery.StringInterpolation(literalCapacity: 1024, interpolationCount: 9)
+            sql.appendLiteral("""
+                SELECT conversation_id, seq, queued FROM (
+                    SELECT conversation_id, seq, queued, ROW_NUMBER() OVER (PARTITION BY conversation_id ORDER BY seq DESC) AS newness
+                    FROM (SELECT conversation_id, seq, FALSE AS queued FROM (
+                """)
+            Self.appendPendingForMembers(device, 1...Int64.max, to: &sql)
+            sql.appendLiteral(") AS for_members UNION ALL SELECT conversation_id, seq, TRUE AS queued FROM (")
+            Self.appendPendingQueued(device, 1...Int64.max, to: &sql)
+            sql.appendLiteral(") AS queued) AS pending) AS ranked WHERE newness > ")
+            sql.appendInterpolation(count)
+            let older = try await connection.all(PostgresQuery(stringInterpolation: sql), logger)
+            var positions: [String: Int64] = [:]
+            var queued: [Int64] = []
+            for row in older {
+                guard let conversationID = row.string("conversation_id"), let seq = row.int64("seq") else { continue }
+                if row.bool("queued") == true { queued.append(seq) } else { positions[conversationID] = max(positions[conversationID] ?? 0, seq) }
+            }
+            for (conversationID, seq) in positions {
+                try await Self.move(device, in: conversationID, to: seq, connection, logger)
+            }
+            try await connection.query(
+                "DELETE FROM device_inbox WHERE client_id = \(device.clientID) AND device_key = \(device.key) AND message_seq = ANY(\(queued))",
+                logger: logger
             )
-            """
-        )
+        }
     }
 
     public func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [AcknowledgedMessage] {
         guard !messageIDs.isEmpty else { return [] }
-        return try await acknowledge(device) { connection in
-            try await connection.all(
-                """
-                DELETE FROM device_inbox USING message
-                WHERE device_inbox.message_seq = message.seq AND device_inbox.client_id = \(device.clientID)
-                    AND device_inbox.device_key = \(device.key) AND message.id = ANY(\(messageIDs))
-                RETURNING message.id, message.conversation_id, message.sender, message.timestamp, message.wants_receipt
-                """,
-                logger
-            )
+        return try await acknowledge(device) { sql in
+            sql.appendLiteral("message.id = ANY(")
+            sql.appendInterpolation(messageIDs)
+            sql.appendLiteral(")")
         }
     }
 
     public func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [AcknowledgedMessage] {
-        try await acknowledge(device) { connection in
-            try await connection.all(
-                """
-                DELETE FROM device_inbox USING message
-                WHERE device_inbox.message_seq = message.seq AND device_inbox.client_id = \(device.clientID)
-                    AND device_inbox.device_key = \(device.key) AND message.conversation_id = \(conversationID)
-                    AND message.timestamp BETWEEN \(range.lowerBound) AND \(range.upperBound)
-                RETURNING message.id, message.conversation_id, message.sender, message.timestamp, message.wants_receipt
-                """,
-                logger
-            )
+        try await acknowledge(device) { sql in
+            sql.appendLiteral("message.conversation_id = ")
+            sql.appendInterpolation(conversationID)
+            sql.appendLiteral(" AND message.timestamp BETWEEN ")
+            sql.appendInterpolation(range.lowerBound)
+            sql.appendLiteral(" AND ")
+            sql.appendInterpolation(range.upperBound)
         }
     }
 
-    /// Takes the messages `take` deletes off the device's queue and moves its client's
-    /// delivered position in their conversations past them.
+    /// Moves the device's positions past the messages to every member that `condition`
+    /// matches, takes the matching copies off its queue, and moves its client's delivered
+    /// position in their conversations past them.
     private func acknowledge(
-        _ device: DeviceAddress, take: (PostgresConnection) async throws -> [PostgresRandomAccessRow]
+        _ device: DeviceAddress, matching condition: (inout PostgresQuery.StringInterpolation) -> Void
     ) async throws -> [AcknowledgedMessage] {
-        try await transaction { connection in
-            let messages = try await take(connection).map { row in
-                AcknowledgedMessage(
-                    id: row.string("id") ?? "", conversationID: row.string("conversation_id") ?? "", from: row.string("sender") ?? "",
-                    timestamp: row.int64("timestamp") ?? 0, wantsReceipt: row.bool("wants_receipt") ?? false
-                )
+        var newestQuery = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 3)
+        newestQuery.appendLiteral("SELECT conversation_id, MAX(seq) AS seq FROM message WHERE message.to_every_member AND ")
+        condition(&newestQuery)
+        newestQuery.appendLiteral(" GROUP BY conversation_id")
+        var queuedQuery = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 5)
+        queuedQuery.appendLiteral("DELETE FROM device_inbox USING message WHERE device_inbox.message_seq = message.seq AND device_inbox.client_id = ")
+        queuedQuery.appendInterpolation(device.clientID)
+        queuedQuery.appendLiteral(" AND device_inbox.device_key = ")
+        queuedQuery.appendInterpolation(device.key)
+        queuedQuery.appendLiteral(" AND ")
+        condition(&queuedQuery)
+        queuedQuery.appendLiteral(" RETURNING \(Self.acknowledgedColumns)")
+        let (newest, queued) = (PostgresQuery(stringInterpolation: newestQuery), PostgresQuery(stringInterpolation: queuedQuery))
+        return try await transaction { connection in
+            var acknowledged: [AcknowledgedMessage] = []
+            for row in try await connection.all(newest, logger) {
+                guard let conversationID = row.string("conversation_id"), let seq = row.int64("seq") else { continue }
+                acknowledged += try await Self.advance(device, in: conversationID, through: seq, connection, logger)
             }
-            var newest: [String: Int64] = [:]
-            for message in messages { newest[message.conversationID] = max(newest[message.conversationID] ?? 0, message.timestamp) }
-            for (conversationID, timestamp) in newest {
+            acknowledged += try await connection.all(queued, logger).map(Self.acknowledgedMessage)
+            var newestTimes: [String: Int64] = [:]
+            for message in acknowledged { newestTimes[message.conversationID] = max(newestTimes[message.conversationID] ?? 0, message.timestamp) }
+            for (conversationID, timestamp) in newestTimes {
                 try await Self.advance(clientID: device.clientID, in: conversationID, acknowledged: timestamp, read: 0, connection, logger)
             }
-            return messages
+            return acknowledged
         }
+    }
+
+    private static let acknowledgedColumns = "message.seq, message.id, message.conversation_id, message.sender, message.timestamp, message.wants_receipt"
+
+    private static func acknowledgedMessage(_ row: PostgresRandomAccessRow) -> AcknowledgedMessage {
+        AcknowledgedMessage(
+            seq: row.int64("seq") ?? 0, id: row.string("id") ?? "", conversationID: row.string("conversation_id") ?? "",
+            from: row.string("sender") ?? "", timestamp: row.int64("timestamp") ?? 0, wantsReceipt: row.bool("wants_receipt") ?? false
+        )
+    }
+
+    /// Moves the device's position in a conversation up to `seq`; returns the messages it had
+    /// still to receive up to there (none if its client is not a member or it was already past).
+    private static func advance(
+        _ device: DeviceAddress, in conversationID: String, through seq: Int64, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> [AcknowledgedMessage] {
+        guard let position = try await connection.all(
+            """
+            SELECT GREATEST(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0)) AS acknowledged
+            FROM conversation_member AS member
+            JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = \(device.key)
+            LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = \(device.key)
+                AND position.conversation_id = member.conversation_id
+            WHERE member.conversation_id = \(conversationID) AND member.client_id = \(device.clientID)
+            """,
+            logger
+        ).first?.int64("acknowledged"), seq > position else { return [] }
+        let passed = try await connection.all(
+            """
+            SELECT \(unescaped: acknowledgedColumns) FROM message
+            WHERE message.conversation_id = \(conversationID) AND message.to_every_member AND message.seq > \(position)
+                AND message.seq <= \(seq) AND message.sender <> \(device.clientID)
+            """,
+            logger
+        ).map(acknowledgedMessage)
+        try await move(device, in: conversationID, to: seq, connection, logger)
+        return passed
+    }
+
+    private static func move(_ device: DeviceAddress, in conversationID: String, to seq: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO device_position (client_id, device_key, conversation_id, acknowledged_seq)
+            VALUES (\(device.clientID), \(device.key), \(conversationID), \(seq))
+            ON CONFLICT (client_id, device_key, conversation_id) DO UPDATE SET
+                acknowledged_seq = GREATEST(device_position.acknowledged_seq, excluded.acknowledged_seq)
+            """,
+            logger: logger
+        )
     }
 
     public func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws -> Int64? {
@@ -102,9 +199,11 @@ extension PostgresStore: DeliveryState {
                     "UPDATE device_inbox SET device_key = \(device.key) WHERE client_id = \(device.clientID) AND device_key = ''", logger: logger
                 )
             }
+            // A new device receives what is stored from now on.
             try await connection.query(
                 """
-                INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES (\(device.clientID), \(device.key), \(time))
+                INSERT INTO client_device (client_id, device_key, last_seen_at, since_seq)
+                VALUES (\(device.clientID), \(device.key), \(time), (SELECT COALESCE(MAX(seq), 0) FROM message))
                 ON CONFLICT (client_id, device_key) DO UPDATE SET last_seen_at = excluded.last_seen_at
                 """,
                 logger: logger
@@ -119,13 +218,15 @@ extension PostgresStore: DeliveryState {
 
     public func forgetDevices(unseenSince time: Int64) async throws -> Int {
         try await transaction { connection in
-            try await connection.query(
-                """
-                DELETE FROM device_inbox WHERE (client_id, device_key) IN (
-                    SELECT client_id, device_key FROM client_device WHERE last_seen_at < \(time))
-                """,
-                logger: logger
-            )
+            for table in ["device_inbox", "device_position"] {
+                try await connection.query(
+                    """
+                    DELETE FROM \(unescaped: table) WHERE (client_id, device_key) IN (
+                        SELECT client_id, device_key FROM client_device WHERE last_seen_at < \(time))
+                    """,
+                    logger: logger
+                )
+            }
             try await connection.query("DELETE FROM notice WHERE created_at < \(time)", logger: logger)
             try await connection.query("DELETE FROM broadcast WHERE valid_till < \(time)", logger: logger)
             return try await connection.all("DELETE FROM client_device WHERE last_seen_at < \(time) RETURNING client_id", logger).count

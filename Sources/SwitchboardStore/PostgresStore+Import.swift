@@ -150,8 +150,9 @@ extension PostgresStore: ImportStore {
                     nextPosition[subscription.conversationID] = position + 1
                     try await connection.query(
                         """
-                        INSERT INTO conversation_member (conversation_id, client_id, position, joined_at)
-                        VALUES (\(subscription.conversationID), \(subscription.clientID), \(Int32(clamping: position)), \(subscription.joinedAt))
+                        INSERT INTO conversation_member (conversation_id, client_id, position, joined_at, joined_seq)
+                        VALUES (\(subscription.conversationID), \(subscription.clientID), \(Int32(clamping: position)), \(subscription.joinedAt),
+                            (SELECT COALESCE(MAX(seq), 0) FROM message))
                         """,
                         logger: logger
                     )

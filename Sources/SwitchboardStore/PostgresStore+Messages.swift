@@ -3,16 +3,28 @@ import PostgresNIO
 import SwitchboardCore
 
 extension PostgresStore: MessageLog {
-    public func append(_ message: Message, queueFor recipients: [String]) async throws -> Message {
+    public func append(_ message: Message, queueFor queueing: Queueing) async throws -> Message {
         let (text, bytes) = RowMapping.columns(message.content)
         return try await transaction { connection in
+            // First, so that the conversation's row is locked before the message takes its
+            // `seq`: one conversation's messages then commit in `seq` order, which a device's
+            // position in it relies on (see `MessageLog`). A copy sent again moves the time too,
+            // harmlessly: the conversation was active then.
+            try await connection.query(
+                """
+                UPDATE conversation SET last_message_at = GREATEST(COALESCE(last_message_at, 0), \(message.timestamp))
+                WHERE id = \(message.conversationID)
+                """,
+                logger: logger
+            )
             let inserted = try await connection.all(
                 """
                 INSERT INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids,
-                    patch_timestamp, wants_receipt, client_token, audience)
+                    patch_timestamp, wants_receipt, client_token, audience, to_every_member)
                 VALUES (\(message.id), \(message.conversationID), \(message.from), \(text), \(bytes.map { ByteBuffer(bytes: $0) }),
                     \(message.content.typedMessageType), \(message.timestamp), \(message.mentionAll), \(RowMapping.json(message.mentionPids)),
-                    \(message.patchTimestamp), \(message.wantsReceipt), \(message.clientToken), \(message.audience.map(RowMapping.json)))
+                    \(message.patchTimestamp), \(message.wantsReceipt), \(message.clientToken), \(message.audience.map(RowMapping.json)),
+                    \(queueing == .everyMember))
                 ON CONFLICT DO NOTHING RETURNING seq
                 """,
                 logger
@@ -28,21 +40,39 @@ extension PostgresStore: MessageLog {
                 )
                 return stored.first.map(RowMapping.message) ?? message
             }
-            // A copy for each device the recipient has logged in from; a recipient that
-            // never logged in gets one for its default device.
-            try await connection.query(
-                """
-                INSERT INTO device_inbox (client_id, device_key, message_seq, delivered_at)
-                SELECT recipient, COALESCE(client_device.device_key, ''), \(seq), \(message.timestamp)
-                FROM unnest(\(Array(Set(recipients)))::text[]) AS recipient
-                LEFT JOIN client_device ON client_device.client_id = recipient
-                ON CONFLICT DO NOTHING
-                """,
-                logger: logger
-            )
-            try await connection.query(
-                "UPDATE conversation SET last_message_at = \(message.timestamp) WHERE id = \(message.conversationID)", logger: logger
-            )
+            switch queueing {
+            case .nobody:
+                break
+            case .everyMember:
+                // Devices find it from their positions. A copy is queued only for a member that
+                // never logged in (for its first device), and for a device that first logged in
+                // after the message took its `seq` (its position starts past the message, which
+                // committed after the login read the newest `seq`).
+                try await connection.query(
+                    """
+                    INSERT INTO device_inbox (client_id, device_key, message_seq, delivered_at)
+                    SELECT member.client_id, COALESCE(device.device_key, ''), \(seq), \(message.timestamp) FROM conversation_member AS member
+                    LEFT JOIN client_device AS device ON device.client_id = member.client_id
+                    WHERE member.conversation_id = \(message.conversationID) AND member.client_id <> \(message.from)
+                        AND (device.client_id IS NULL OR device.since_seq >= \(seq))
+                    ON CONFLICT DO NOTHING
+                    """,
+                    logger: logger
+                )
+            case .only(let recipients):
+                // A copy for each device the recipient has logged in from; a recipient that
+                // never logged in gets one for its default device.
+                try await connection.query(
+                    """
+                    INSERT INTO device_inbox (client_id, device_key, message_seq, delivered_at)
+                    SELECT recipient, COALESCE(client_device.device_key, ''), \(seq), \(message.timestamp)
+                    FROM unnest(\(Array(Set(recipients)))::text[]) AS recipient
+                    LEFT JOIN client_device ON client_device.client_id = recipient
+                    ON CONFLICT DO NOTHING
+                    """,
+                    logger: logger
+                )
+            }
             var stored = message
             stored.seq = seq
             return stored

@@ -181,7 +181,11 @@ extension SQLiteStore: ConversationStore {
         var position = (stored.values.max() ?? -1) + 1
         for member in conversation.members where stored[member] == nil {
             try db.executeCached(
-                sql: "INSERT OR IGNORE INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES (?, ?, ?, ?)",
+                // A member receives the messages stored after it joined.
+                sql: """
+                    INSERT OR IGNORE INTO conversation_member (conversation_id, client_id, position, joined_at, joined_seq)
+                    VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) FROM message))
+                    """,
                 arguments: [conversation.id, member, position, joinedAt ?? conversation.updatedAt]
             )
             position += 1

@@ -2,44 +2,65 @@ import GRDB
 import SwitchboardCore
 
 extension SQLiteStore: DeliveryState {
-    public func messagesToDeliver(to device: DeviceAddress, seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message] {
+    /// The messages to every member that a device (?1: client, ?2: device key) has still to
+    /// receive, with a `seq` within ?3...?4: those of its client's conversations after its
+    /// position there, stored after the client joined and after the device's first login.
+    /// A conversation's new messages are on the index's last pages, so each membership costs
+    /// one seek.
+    private static let pendingForMembers = """
+        SELECT message.* FROM conversation_member AS member
+        JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = ?2
+        LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = ?2
+            AND position.conversation_id = member.conversation_id
+        JOIN message ON message.conversation_id = member.conversation_id AND message.to_every_member
+            AND message.seq > max(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
+        WHERE member.client_id = ?1 AND message.sender != ?1 AND message.seq BETWEEN ?3 AND ?4
+        """
+
+    /// The copies queued for the device (?1, ?2) with a `seq` within ?3...?4.
+    private static let pendingQueued = """
+        SELECT message.* FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
+        WHERE device_inbox.client_id = ?1 AND device_inbox.device_key = ?2 AND device_inbox.message_seq BETWEEN ?3 AND ?4
+        """
+
+    public func pendingMessages(for device: DeviceAddress, seqs: ClosedRange<Int64>, limit: Int) async throws -> [Message] {
+        // Through the writer: after every write submitted before it, acknowledgements among them.
         try await writer.write { db in
-            let rows = try Row.fetchAll(
+            try Row.fetchAll(
                 db,
-                cachedSQL: """
-                    SELECT message.* FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
-                    WHERE device_inbox.client_id = ? AND device_inbox.device_key = ? AND device_inbox.message_seq BETWEEN ? AND ?
-                        AND device_inbox.delivered_at < ?
-                    ORDER BY device_inbox.message_seq LIMIT ?
-                    """,
-                arguments: [device.clientID, device.key, seqs.lowerBound, seqs.upperBound, cutoff, limit]
-            )
-            let seqs: [Int64] = rows.map { $0["seq"] }
-            if !seqs.isEmpty {
-                try db.executeCached(
-                    sql: "UPDATE device_inbox SET delivered_at = ? WHERE client_id = ? AND device_key = ? AND message_seq IN \(Self.placeholders(seqs.count))",
-                    arguments: [now, device.clientID, device.key] + Self.padded(seqs)
-                )
-            }
-            return rows.map(RowMapping.message)
+                cachedSQL: "\(Self.pendingForMembers) UNION ALL \(Self.pendingQueued) ORDER BY seq LIMIT ?5",
+                arguments: [device.clientID, device.key, seqs.lowerBound, seqs.upperBound, limit]
+            ).map(RowMapping.message)
         }
     }
 
     public func trimQueue(of device: DeviceAddress, keepingPerConversation count: Int) async throws {
         try await writer.write { db in
-            try db.executeCached(
-                sql: """
-                    DELETE FROM device_inbox WHERE client_id = ?1 AND device_key = ?2 AND message_seq IN (
-                        SELECT seq FROM (
-                            SELECT message.seq AS seq,
-                                ROW_NUMBER() OVER (PARTITION BY message.conversation_id ORDER BY message.seq DESC) AS newness
-                            FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
-                            WHERE device_inbox.client_id = ?1 AND device_inbox.device_key = ?2
-                        ) WHERE newness > ?3
-                    )
+            // Ranked once, both kinds together: each change below would shift the other's ranks.
+            let older = try Row.fetchAll(
+                db,
+                cachedSQL: """
+                    SELECT conversation_id, seq, queued FROM (
+                        SELECT conversation_id, seq, queued,
+                            ROW_NUMBER() OVER (PARTITION BY conversation_id ORDER BY seq DESC) AS newness
+                        FROM (
+                            SELECT conversation_id, seq, 0 AS queued FROM (\(Self.pendingForMembers))
+                            UNION ALL SELECT conversation_id, seq, 1 AS queued FROM (\(Self.pendingQueued))
+                        )
+                    ) WHERE newness > ?5
                     """,
-                arguments: [device.clientID, device.key, count]
+                arguments: [device.clientID, device.key, 1, Int64.max, count]
             )
+            var positions: [String: Int64] = [:]
+            var queued: [Int64] = []
+            for row in older {
+                let (conversationID, seq): (String, Int64) = (row["conversation_id"], row["seq"])
+                if row["queued"] { queued.append(seq) } else { positions[conversationID] = max(positions[conversationID] ?? 0, seq) }
+            }
+            for (conversationID, seq) in positions {
+                try Self.move(device, in: conversationID, to: seq, db)
+            }
+            try Self.unqueue(queued, for: device, db)
         }
     }
 
@@ -55,37 +76,90 @@ extension SQLiteStore: DeliveryState {
         )
     }
 
-    /// Takes the matching messages off the device's queue and moves its client's delivered
-    /// position in their conversations past them.
+    /// Moves the device's positions past the matching messages to every member, takes the
+    /// matching copies off its queue, and moves its client's delivered position in their
+    /// conversations past them.
     private func acknowledge(_ device: DeviceAddress, messagesWhere condition: String, _ arguments: StatementArguments) async throws -> [AcknowledgedMessage] {
         try await writer.write { db in
-            let rows = try Row.fetchAll(
+            var acknowledged: [AcknowledgedMessage] = []
+            let newest = try Row.fetchAll(
+                db,
+                cachedSQL: "SELECT conversation_id, MAX(seq) AS seq FROM message WHERE message.to_every_member AND \(condition) GROUP BY conversation_id",
+                arguments: arguments
+            )
+            for row in newest {
+                acknowledged += try Self.advance(device, in: row["conversation_id"], through: row["seq"], db)
+            }
+            let queued = try Row.fetchAll(
                 db,
                 cachedSQL: """
-                    SELECT message.seq, message.id, message.conversation_id, message.sender, message.timestamp, message.wants_receipt
-                    FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
+                    SELECT \(Self.acknowledgedColumns) FROM device_inbox JOIN message ON message.seq = device_inbox.message_seq
                     WHERE device_inbox.client_id = ? AND device_inbox.device_key = ? AND \(condition)
                     """,
                 arguments: [device.clientID, device.key] + arguments
-            )
-            guard !rows.isEmpty else { return [] }
-            // By position: the columns are the ones selected above.
-            let seqs: [Int64] = rows.map { $0[0] }
-            // A time range can cover more messages than one statement takes placeholders.
-            for start in stride(from: 0, to: seqs.count, by: Self.maxListLength) {
-                let chunk = Array(seqs[start..<min(start + Self.maxListLength, seqs.count)])
-                try db.executeCached(
-                    sql: "DELETE FROM device_inbox WHERE client_id = ? AND device_key = ? AND message_seq IN \(Self.placeholders(chunk.count))",
-                    arguments: [device.clientID, device.key] + Self.padded(chunk)
-                )
-            }
-            let messages = rows.map { AcknowledgedMessage(id: $0[1], conversationID: $0[2], from: $0[3], timestamp: $0[4], wantsReceipt: $0[5]) }
-            var newest: [String: Int64] = [:]
-            for message in messages { newest[message.conversationID] = max(newest[message.conversationID] ?? 0, message.timestamp) }
-            for (conversationID, timestamp) in newest {
+            ).map(Self.acknowledgedMessage)
+            try Self.unqueue(queued.map(\.seq), for: device, db)
+            acknowledged += queued
+            var newestTimes: [String: Int64] = [:]
+            for message in acknowledged { newestTimes[message.conversationID] = max(newestTimes[message.conversationID] ?? 0, message.timestamp) }
+            for (conversationID, timestamp) in newestTimes {
                 try Self.advance(clientID: device.clientID, in: conversationID, acknowledged: timestamp, read: 0, db)
             }
-            return messages
+            return acknowledged
+        }
+    }
+
+    private static let acknowledgedColumns = "message.seq, message.id, message.conversation_id, message.sender, message.timestamp, message.wants_receipt"
+
+    /// By position: the columns are `acknowledgedColumns`.
+    private static func acknowledgedMessage(_ row: Row) -> AcknowledgedMessage {
+        AcknowledgedMessage(seq: row[0], id: row[1], conversationID: row[2], from: row[3], timestamp: row[4], wantsReceipt: row[5])
+    }
+
+    /// Moves the device's position in a conversation up to `seq`; returns the messages it had
+    /// still to receive up to there (none if its client is not a member or it was already past).
+    private static func advance(_ device: DeviceAddress, in conversationID: String, through seq: Int64, _ db: Database) throws -> [AcknowledgedMessage] {
+        guard let position = try Int64.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT max(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
+                FROM conversation_member AS member
+                JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = ?3
+                LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = ?3
+                    AND position.conversation_id = member.conversation_id
+                WHERE member.conversation_id = ?1 AND member.client_id = ?2
+                """),
+            arguments: [conversationID, device.clientID, device.key]
+        ), seq > position else { return [] }
+        let passed = try Row.fetchAll(
+            db,
+            cachedSQL: """
+                SELECT \(acknowledgedColumns) FROM message
+                WHERE message.conversation_id = ? AND message.to_every_member AND message.seq > ? AND message.seq <= ? AND message.sender != ?
+                """,
+            arguments: [conversationID, position, seq, device.clientID]
+        ).map(acknowledgedMessage)
+        try move(device, in: conversationID, to: seq, db)
+        return passed
+    }
+
+    private static func move(_ device: DeviceAddress, in conversationID: String, to seq: Int64, _ db: Database) throws {
+        try db.executeCached(
+            sql: """
+                INSERT INTO device_position (client_id, device_key, conversation_id, acknowledged_seq) VALUES (?, ?, ?, ?)
+                ON CONFLICT DO UPDATE SET acknowledged_seq = max(acknowledged_seq, excluded.acknowledged_seq)
+                """,
+            arguments: [device.clientID, device.key, conversationID, seq]
+        )
+    }
+
+    private static func unqueue(_ seqs: [Int64], for device: DeviceAddress, _ db: Database) throws {
+        // A time range can cover more messages than one statement takes placeholders.
+        for start in stride(from: 0, to: seqs.count, by: maxListLength) {
+            let chunk = Array(seqs[start..<min(start + maxListLength, seqs.count)])
+            try db.executeCached(
+                sql: "DELETE FROM device_inbox WHERE client_id = ? AND device_key = ? AND message_seq IN \(placeholders(chunk.count))",
+                arguments: [device.clientID, device.key] + padded(chunk)
+            )
         }
     }
 
@@ -104,9 +178,11 @@ extension SQLiteStore: DeliveryState {
                     arguments: [device.key, device.clientID]
                 )
             }
+            // A new device receives what is stored from now on.
             try db.executeCached(
                 sql: """
-                    INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES (?, ?, ?)
+                    INSERT INTO client_device (client_id, device_key, last_seen_at, since_seq)
+                    VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) FROM message))
                     ON CONFLICT DO UPDATE SET last_seen_at = excluded.last_seen_at
                     """,
                 arguments: [device.clientID, device.key, time]
@@ -123,13 +199,15 @@ extension SQLiteStore: DeliveryState {
 
     public func forgetDevices(unseenSince time: Int64) async throws -> Int {
         try await writer.write { db in
-            try db.executeCached(
-                sql: """
-                    DELETE FROM device_inbox WHERE (client_id, device_key) IN (
-                        SELECT client_id, device_key FROM client_device WHERE last_seen_at < ?)
-                    """,
-                arguments: [time]
-            )
+            for table in ["device_inbox", "device_position"] {
+                try db.executeCached(
+                    sql: """
+                        DELETE FROM \(table) WHERE (client_id, device_key) IN (
+                            SELECT client_id, device_key FROM client_device WHERE last_seen_at < ?)
+                        """,
+                    arguments: [time]
+                )
+            }
             try db.executeCached(sql: "DELETE FROM notice WHERE created_at < ?", arguments: [time])
             try db.executeCached(sql: "DELETE FROM broadcast WHERE valid_till < ?", arguments: [time])
             try db.executeCached(sql: "DELETE FROM client_device WHERE last_seen_at < ?", arguments: [time])

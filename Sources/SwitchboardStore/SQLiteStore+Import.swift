@@ -137,7 +137,11 @@ extension SQLiteStore: ImportStore {
                     ) ?? 0
                     nextPosition[subscription.conversationID] = position + 1
                     try db.executeCached(
-                        sql: "INSERT INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES (?, ?, ?, ?)",
+                        // Imported history is not delivered: the member receives what is stored from now on.
+                        sql: """
+                            INSERT INTO conversation_member (conversation_id, client_id, position, joined_at, joined_seq)
+                            VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) FROM message))
+                            """,
                         arguments: [subscription.conversationID, subscription.clientID, position, subscription.joinedAt]
                     )
                 }

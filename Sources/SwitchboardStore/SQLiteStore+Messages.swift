@@ -2,9 +2,9 @@ import GRDB
 import SwitchboardCore
 
 extension SQLiteStore: MessageLog {
-    public func append(_ message: Message, queueFor recipients: [String]) async throws -> Message {
+    public func append(_ message: Message, queueFor queueing: Queueing) async throws -> Message {
         do {
-            let stored = try await insert(message, queueFor: recipients)
+            let stored = try await insert(message, queueFor: queueing)
             // A copy sent again keeps the first one's time, which is what the row has.
             cache.messageStored(in: message.conversationID, at: stored.timestamp)
             return stored
@@ -15,19 +15,19 @@ extension SQLiteStore: MessageLog {
         }
     }
 
-    private func insert(_ message: Message, queueFor recipients: [String]) async throws -> Message {
+    private func insert(_ message: Message, queueFor queueing: Queueing) async throws -> Message {
         try await writer.write { db in
             let (text, bytes) = RowMapping.columns(message.content)
             try db.executeCached(
                 sql: """
                     INSERT OR IGNORE INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids,
-                        patch_timestamp, wants_receipt, client_token, audience)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        patch_timestamp, wants_receipt, client_token, audience, to_every_member)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     message.id, message.conversationID, message.from, text, bytes, message.content.typedMessageType,
                     message.timestamp, message.mentionAll, RowMapping.json(message.mentionPids), message.patchTimestamp,
-                    message.wantsReceipt, message.clientToken, message.audience.map(RowMapping.json),
+                    message.wantsReceipt, message.clientToken, message.audience.map(RowMapping.json), queueing == .everyMember,
                 ]
             )
             guard db.changesCount > 0 else {
@@ -39,17 +39,36 @@ extension SQLiteStore: MessageLog {
                 return stored.map(RowMapping.message) ?? message
             }
             let seq = db.lastInsertedRowID
-            for recipient in Set(recipients) {
-                // A copy for each device the recipient has logged in from; a recipient that
-                // never logged in gets one for its default device.
+            switch queueing {
+            case .nobody:
+                break
+            case .everyMember:
+                // Devices find it from their positions. A copy is queued only for a member that
+                // never logged in (for its first device), and for a device that first logged in
+                // after the message took its `seq` (where commits are concurrent: its position
+                // starts past the message).
                 try db.executeCached(
                     sql: """
                         INSERT OR IGNORE INTO device_inbox (client_id, device_key, message_seq, delivered_at)
-                        SELECT ?1, device_key, ?2, ?3 FROM client_device WHERE client_id = ?1
-                        UNION ALL SELECT ?1, '', ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM client_device WHERE client_id = ?1)
+                        SELECT member.client_id, COALESCE(device.device_key, ''), ?1, ?2 FROM conversation_member AS member
+                        LEFT JOIN client_device AS device ON device.client_id = member.client_id
+                        WHERE member.conversation_id = ?3 AND member.client_id != ?4 AND (device.client_id IS NULL OR device.since_seq >= ?1)
                         """,
-                    arguments: [recipient, seq, message.timestamp]
+                    arguments: [seq, message.timestamp, message.conversationID, message.from]
                 )
+            case .only(let recipients):
+                for recipient in Set(recipients) {
+                    // A copy for each device the recipient has logged in from; a recipient that
+                    // never logged in gets one for its default device.
+                    try db.executeCached(
+                        sql: """
+                            INSERT OR IGNORE INTO device_inbox (client_id, device_key, message_seq, delivered_at)
+                            SELECT ?1, device_key, ?2, ?3 FROM client_device WHERE client_id = ?1
+                            UNION ALL SELECT ?1, '', ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM client_device WHERE client_id = ?1)
+                            """,
+                        arguments: [recipient, seq, message.timestamp]
+                    )
+                }
             }
             try db.executeCached(
                 sql: "UPDATE conversation SET last_message_at = ? WHERE id = ?",

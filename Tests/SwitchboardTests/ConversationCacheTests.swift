@@ -70,7 +70,7 @@ import Testing
         #expect(try await store.conversation(id: stored.id) == stored)
 
         let message = Message(id: Identifiers.messageID(), conversationID: stored.id, from: "alice", content: .text("hi"), timestamp: 500)
-        _ = try await store.append(message, queueFor: ["bob"])
+        _ = try await store.append(message, queueFor: .only(["bob"]))
         #expect(try await store.conversation(id: stored.id)?.lastMessageAt == 500)
 
         try await store.deleteConversation(id: stored.id)
@@ -99,8 +99,8 @@ import Testing
         var again = first
         again.id = Identifiers.messageID()
         again.timestamp = 900
-        _ = try await store.append(first, queueFor: ["bob"])
-        #expect(try await store.append(again, queueFor: ["bob"]).id == first.id)
+        _ = try await store.append(first, queueFor: .only(["bob"]))
+        #expect(try await store.append(again, queueFor: .only(["bob"])).id == first.id)
         #expect(try await store.conversation(id: stored.id)?.lastMessageAt == 500)
     }
 
@@ -111,7 +111,7 @@ import Testing
         var stored = conversation()
         try await store.createConversation(stored)
         let message = Message(id: Identifiers.messageID(), conversationID: stored.id, from: "alice", content: .text("hi"), timestamp: 500)
-        _ = try await store.append(message, queueFor: ["bob"])
+        _ = try await store.append(message, queueFor: .only(["bob"]))
         stored.name = "renamed"
         try await store.saveConversation(stored)
         #expect(try await store.conversation(id: stored.id)?.lastMessageAt == 500)

@@ -101,7 +101,7 @@ extension HistoryTests {
             ))
             for index in 0..<3 {
                 _ = try await store.append(
-                    Message(id: "same-ms-\(index)", conversationID: cid, from: "bob", content: .text("m\(index)"), timestamp: stamp), queueFor: []
+                    Message(id: "same-ms-\(index)", conversationID: cid, from: "bob", content: .text("m\(index)"), timestamp: stamp), queueFor: .nobody
                 )
             }
         }

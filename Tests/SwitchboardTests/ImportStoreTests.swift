@@ -194,7 +194,7 @@ import Testing
                 ReceiptPosition(clientID: $0, acknowledgedUpTo: t + 4, readUpTo: t + 4)
             })
             #expect(try await store.unreadSummaries(for: "bob", since: 0, conversationID: nil).isEmpty)
-            #expect(try await store.messagesToDeliver(to: bob, seqs: 0...Int64.max, lastDeliveredBefore: .max, now: t, limit: 100).isEmpty)
+            #expect(try await store.pendingMessages(for: bob, seqs: 0...Int64.max, limit: 100).isEmpty)
             // Positions never go back.
             try await store.markImportedHistoryRead([cid: t])
             #expect(try await store.receiptPositions(conversationID: cid).allSatisfy { $0.readUpTo == t + 4 })

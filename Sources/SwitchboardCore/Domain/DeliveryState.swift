@@ -1,33 +1,38 @@
 /// What each client's devices have still to receive, and how far each client has received
-/// and read each conversation: the devices a client logged in from (a device is queued for
-/// from its first login on), the messages queued for each (filled by `MessageLog.append`),
-/// taken as they are sent, acknowledged and trimmed, and the delivered and read positions
-/// that unread counts and receipts are drawn from. `Delivery`, the session, ack and read
-/// commands use it.
+/// and read each conversation: the devices a client logged in from (a device receives what is
+/// stored from its first login on), what each has acknowledged, and the delivered and read
+/// positions that unread counts and receipts are drawn from. `Delivery`, the session, ack and
+/// read commands use it.
 ///
-/// How delivery is kept is this role's alone: today a row for each message queued for each
-/// device; a change to that (say, an acknowledged position per device instead of the rows)
-/// touches this protocol, each store's `+Delivery` file and the queueing in `append`.
+/// What a device has still to receive is computed, not kept per message: for a message to
+/// every member (`Queueing.everyMember`), each of its member conversations' messages after the
+/// device's position there (the last message it acknowledged), stored after it joined and
+/// after the device's first login; for a message to chosen clients, and one a client's first
+/// device takes over, a copy queued for the device until it acknowledges it. When each was last
+/// sent is the core's to remember (`DeliveryTimes`), in memory: after a restart everything
+/// unacknowledged is due again, which is what unacknowledged means.
 public protocol DeliveryState: Sendable {
-    /// Messages queued for a device with a `seq` within `seqs`, unacknowledged and last
-    /// delivered before `cutoff`, oldest first; they are marked delivered at `now`.
-    func messagesToDeliver(to device: DeviceAddress, seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64, now: Int64, limit: Int) async throws -> [Message]
-    /// Leaves at most the newest `count` messages of each conversation in the device's
-    /// queue; the older ones stay in history only.
+    /// The first `limit` messages with a `seq` within `seqs` that the device has still to
+    /// receive, oldest first. Reads what every write submitted before it wrote, so that an
+    /// acknowledgement handled before it is never answered by sending the message again.
+    func pendingMessages(for device: DeviceAddress, seqs: ClosedRange<Int64>, limit: Int) async throws -> [Message]
+    /// Leaves at most the newest `count` messages of each conversation for the device to
+    /// receive; the older ones stay in history only (as if acknowledged, without receipts).
     func trimQueue(of device: DeviceAddress, keepingPerConversation count: Int) async throws
-    /// Takes acknowledged messages off the device's queue and moves its client's delivered
-    /// position past them; returns the messages that were still queued for it.
+    /// Moves the device's positions past the acknowledged messages (and the ones before them
+    /// in their conversations), takes them off its queue, and moves its client's delivered
+    /// position past them; returns the messages the device had still to receive among them.
     func acknowledge(_ device: DeviceAddress, messageIDs: [String]) async throws -> [AcknowledgedMessage]
     /// Acknowledges a conversation's messages with timestamps in `range`, as SDKs ack in batches.
     func acknowledge(_ device: DeviceAddress, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [AcknowledgedMessage]
     /// Records that `device` was seen (a login or a disconnect) and returns when it was seen
-    /// before, nil for a new device; messages are queued for it from its first login on. A
+    /// before, nil for a new device; it receives what is stored from its first login on. A
     /// client's first named device takes over what was queued before the client ever logged in.
     @discardableResult
     func deviceSeen(_ device: DeviceAddress, at time: Int64) async throws -> Int64?
     /// The clients with a device that logged in or out at `time` or later.
     func clientsSeen(since time: Int64) async throws -> [String]
-    /// Forgets devices not seen since `time`, with what was queued for them, and the notices
+    /// Forgets devices not seen since `time`, with their positions and queued copies, and the notices
     /// and broadcasts that ended before then; returns how many devices.
     func forgetDevices(unseenSince time: Int64) async throws -> Int
     /// Moves the client's read (and so delivered) position in a conversation up to `timestamp`.

@@ -2,11 +2,15 @@
 /// as edited or recalled since, and the broadcasts kept for devices that log in later.
 /// Storing a message also queues it for its recipients' devices, in the same transaction
 /// (what they do with the queue is `DeliveryState`'s).
+///
+/// A store keeps one conversation's messages' `seq`s in the order they commit (messages of
+/// different conversations may commit out of `seq` order): a device's position in a
+/// conversation means everything up to it was delivered and acknowledged.
 public protocol MessageLog: Sendable {
-    /// Stores the message and queues it for each device of each of `recipients` until that
-    /// device acknowledges it, and returns it with its `seq`; if the sender already sent it
-    /// (same conversation, same client token), stores nothing and returns the message stored then.
-    func append(_ message: Message, queueFor recipients: [String]) async throws -> Message
+    /// Stores the message and queues it for the devices `queueing` names until each
+    /// acknowledges it, and returns it with its `seq`; if the sender already sent it (same
+    /// conversation, same client token), stores nothing and returns the message stored then.
+    func append(_ message: Message, queueFor queueing: Queueing) async throws -> Message
     func message(id: String) async throws -> Message?
     /// Deletes a stored message, with its queued copies: history no longer has it.
     func deleteMessage(id: String) async throws

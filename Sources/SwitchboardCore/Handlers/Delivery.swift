@@ -122,24 +122,26 @@ struct Delivery: Sendable {
     /// LeanCloud allows 30 broadcasts a day; a month of them is plenty for one login.
     static let maxBroadcastsPerLogin = 1000
 
-    /// Sends `connections` of `device` one batch of what it has not acknowledged, stored
-    /// within `seqs` and last delivered before `cutoff`: its catch-up at login, the overdue at
-    /// redelivery. Returns the last `seq` sent when the batch was full (more may follow).
+    /// Sends `connections` of `device` what it has still to receive, stored within `seqs`
+    /// and last delivered before `cutoff`, from one batch of what it has still to receive:
+    /// its catch-up at login, the overdue at redelivery. Returns the last `seq` of the batch
+    /// when it was full (more may follow).
     @discardableResult
     func sendPending(to device: DeviceAddress, on connections: [Connection], seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64) async throws -> Int64? {
-        let pending = try await context.store.messagesToDeliver(
-            to: device, seqs: seqs, lastDeliveredBefore: cutoff, now: context.clock.now(), limit: context.settings.deliveryBatch
-        )
-        guard !pending.isEmpty else { return nil }
-        let conversations = try await context.store.conversations(ids: Array(Set(pending.map(\.conversationID))))
-        let byID = Dictionary(conversations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for message in pending {
-            guard let conversation = byID[message.conversationID] else { continue }
-            var command = Self.directCommand(for: message, conversation: conversation, offline: true, transient: false)
-            command.peerID = device.clientID
-            for connection in connections {
-                connection.outbox.send(command)
+        let pending = try await context.store.pendingMessages(for: device, seqs: seqs, limit: context.settings.deliveryBatch)
+        let due = pending.filter { context.deliveryTimes.lastDelivery(of: $0, to: device) < cutoff }
+        if !due.isEmpty {
+            let conversations = try await context.store.conversations(ids: Array(Set(due.map(\.conversationID))))
+            let byID = Dictionary(conversations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for message in due {
+                guard let conversation = byID[message.conversationID] else { continue }
+                var command = Self.directCommand(for: message, conversation: conversation, offline: true, transient: false)
+                command.peerID = device.clientID
+                for connection in connections {
+                    connection.outbox.send(command)
+                }
             }
+            context.deliveryTimes.sent(due.compactMap(\.seq), to: device, at: context.clock.now())
         }
         return pending.count == context.settings.deliveryBatch ? pending.last?.seq : nil
     }

@@ -30,6 +30,7 @@ struct ReceiptCommands: Sendable {
             throw CommandError(.unparseableRawMessage, detail: "at most \(Self.maxAckIDs) message ids per ack")
         }
         acknowledged += try await context.store.acknowledge(device, messageIDs: ids)
+        context.deliveryTimes.acknowledged(acknowledged.map(\.seq), by: device)
         try await sendDeliveryReceipts(for: acknowledged.filter { $0.wantsReceipt && $0.from != clientID }, deliveredTo: clientID)
         return nil
     }

@@ -7,6 +7,14 @@ extension Conversation {
         (message.audience ?? members).filter { $0 != message.from }
     }
 
+    /// Whose devices `message`, sent to `recipients`, waits for until they acknowledge it.
+    func queueing(of message: Message, to recipients: [String]) -> Queueing {
+        // Chat rooms keep history but queue nothing: only members online now receive.
+        if isTransient { return .nobody }
+        if message.audience == nil, Set(recipients) == Set(members).subtracting([message.from]) { return .everyMember }
+        return .only(recipients)
+    }
+
     /// Refuses with 4317 a client that is not a member.
     func requireMember(_ clientID: String) throws {
         guard members.contains(clientID) else {

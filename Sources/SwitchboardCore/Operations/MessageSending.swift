@@ -60,8 +60,7 @@ public struct MessageSending: Sendable {
             return SentMessage(message: message, outcome: .heldAsWill)
         }
         if !outgoing.transient {
-            // Chat rooms keep history but queue nothing: only members online now receive.
-            let stored = try await context.store.append(message, queueFor: conversation.isTransient ? [] : decided.recipients)
+            let stored = try await context.store.append(message, queueFor: conversation.queueing(of: message, to: decided.recipients))
             if stored.id != message.id {
                 // Sent again after a lost ack: the first copy was stored and delivered.
                 return SentMessage(message: stored, outcome: .alreadySent)
