@@ -122,10 +122,10 @@ struct Delivery: Sendable {
     /// LeanCloud allows 30 broadcasts a day; a month of them is plenty for one login.
     static let maxBroadcastsPerLogin = 1000
 
-    /// Sends `connections` of `device` what it has still to receive, stored within `seqs`
-    /// and last delivered before `cutoff`, from one batch of what it has still to receive:
-    /// its catch-up at login, the overdue at redelivery. Returns the last `seq` of the batch
-    /// when it was full (more may follow).
+    /// Reads one batch of what `device` has still to receive, stored within `seqs`, and sends
+    /// `connections` the messages of it last delivered before `cutoff`: its catch-up at login,
+    /// the overdue at redelivery. Returns the batch's last `seq` when it was full (more may
+    /// follow).
     @discardableResult
     func sendPending(to device: DeviceAddress, on connections: [Connection], seqs: ClosedRange<Int64>, lastDeliveredBefore cutoff: Int64) async throws -> Int64? {
         let pending = try await context.store.pendingMessages(for: device, seqs: seqs, limit: context.settings.deliveryBatch)
