@@ -153,26 +153,22 @@ extension PostgresStore: DeliveryState {
     private static func advance(
         _ device: DeviceAddress, in conversationID: String, through seq: Int64, _ connection: PostgresConnection, _ logger: Logger
     ) async throws -> [AcknowledgedMessage] {
-        guard let position = try await connection.all(
-            """
-            SELECT GREATEST(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0)) AS acknowledged
-            FROM conversation_member AS member
-            JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = \(device.key)
-            LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = \(device.key)
-                AND position.conversation_id = member.conversation_id
-            WHERE member.conversation_id = \(conversationID) AND member.client_id = \(device.clientID)
-            """,
-            logger
-        ).first?.int64("acknowledged"), seq > position else { return [] }
         let passed = try await connection.all(
             """
             SELECT \(unescaped: acknowledgedColumns) FROM message
-            WHERE message.conversation_id = \(conversationID) AND message.to_every_member AND message.seq > \(position)
-                AND message.seq <= \(seq) AND message.sender <> \(device.clientID)
+            WHERE message.conversation_id = \(conversationID) AND message.to_every_member AND message.seq <= \(seq)
+                AND message.sender <> \(device.clientID) AND message.seq > (
+                    SELECT GREATEST(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
+                    FROM conversation_member AS member
+                    JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = \(device.key)
+                    LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = device.device_key
+                        AND position.conversation_id = member.conversation_id
+                    WHERE member.conversation_id = \(conversationID) AND member.client_id = \(device.clientID))
             """,
             logger
         ).map(acknowledgedMessage)
-        try await move(device, in: conversationID, to: seq, connection, logger)
+        // Only the client's own messages, or none, were passed: there is nothing to move past.
+        if !passed.isEmpty { try await move(device, in: conversationID, to: seq, connection, logger) }
         return passed
     }
 

@@ -119,26 +119,23 @@ extension SQLiteStore: DeliveryState {
     /// Moves the device's position in a conversation up to `seq`; returns the messages it had
     /// still to receive up to there (none if its client is not a member or it was already past).
     private static func advance(_ device: DeviceAddress, in conversationID: String, through seq: Int64, _ db: Database) throws -> [AcknowledgedMessage] {
-        guard let position = try Int64.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT max(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
-                FROM conversation_member AS member
-                JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = ?3
-                LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = ?3
-                    AND position.conversation_id = member.conversation_id
-                WHERE member.conversation_id = ?1 AND member.client_id = ?2
-                """),
-            arguments: [conversationID, device.clientID, device.key]
-        ), seq > position else { return [] }
         let passed = try Row.fetchAll(
             db,
             cachedSQL: """
                 SELECT \(acknowledgedColumns) FROM message
-                WHERE message.conversation_id = ? AND message.to_every_member AND message.seq > ? AND message.seq <= ? AND message.sender != ?
+                WHERE message.conversation_id = ?1 AND message.to_every_member AND message.seq <= ?2 AND message.sender != ?3
+                    AND message.seq > (
+                        SELECT max(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
+                        FROM conversation_member AS member
+                        JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = ?4
+                        LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = ?4
+                            AND position.conversation_id = member.conversation_id
+                        WHERE member.conversation_id = ?1 AND member.client_id = ?3)
                 """,
-            arguments: [conversationID, position, seq, device.clientID]
+            arguments: [conversationID, seq, device.clientID, device.key]
         ).map(acknowledgedMessage)
-        try move(device, in: conversationID, to: seq, db)
+        // Only the client's own messages, or none, were passed: there is nothing to move past.
+        if !passed.isEmpty { try move(device, in: conversationID, to: seq, db) }
         return passed
     }
 
