@@ -19,6 +19,35 @@ enum JSONText {
         }.get()
     }
 
+    /// What `try parse(text)[name]` answers, without building the rest: the text is read
+    /// through and checked all the same (what is not JSON throws as `parse` does), but only
+    /// the top-level member `name` becomes a value. A typed message's `_lctype` is read this
+    /// way from every message stored.
+    static func member(_ name: String, ofObjectIn text: String) throws(JSONSyntaxError) -> JSONValue? {
+        var text = text
+        return try text.withUTF8 { bytes in
+            Result { () throws(JSONSyntaxError) -> JSONValue? in
+                var reader = Reader(bytes: bytes)
+                reader.skipWhitespace()
+                var found: JSONValue?
+                if reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "{") {
+                    try reader.forEachMember(depth: 0) { reader, key throws(JSONSyntaxError) in
+                        if key == name {
+                            found = try reader.value(depth: 1)
+                        } else {
+                            try reader.skipValue(depth: 1)
+                        }
+                    }
+                } else {
+                    try reader.skipValue(depth: 0)
+                }
+                reader.skipWhitespace()
+                guard reader.position == bytes.count else { throw reader.error("unexpected text after the value") }
+                return found
+            }
+        }.get()
+    }
+
     static func write(_ value: JSONValue) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(256)
@@ -89,6 +118,13 @@ enum JSONText {
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
+        /// False while a value is only checked (`skipValue`): strings, arrays and objects
+        /// are read through as usual but not built, and come out empty.
+        private var building = true
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
 
         func error(_ reason: String) -> JSONSyntaxError {
             JSONSyntaxError(reason: reason, offset: position)
@@ -118,13 +154,33 @@ enum JSONText {
             }
         }
 
+        /// Checks the value that starts here and moves past it, building nothing.
+        mutating func skipValue(depth: Int) throws(JSONSyntaxError) {
+            let wasBuilding = building
+            building = false
+            defer { building = wasBuilding }
+            _ = try value(depth: depth)
+        }
+
         private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-            position += 1
             var members: [String: JSONValue] = [:]
+            try forEachMember(depth: depth) { reader, key throws(JSONSyntaxError) in
+                let value = try reader.value(depth: depth + 1)
+                if reader.building { members[key] = value }
+            }
+            return .object(members)
+        }
+
+        /// Reads the object that starts here: `member` is called with each key, and must read
+        /// the member's value, which starts at `position`.
+        mutating func forEachMember(
+            depth: Int, _ member: (inout Reader, String) throws(JSONSyntaxError) -> Void
+        ) throws(JSONSyntaxError) {
+            position += 1
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
-                return .object(members)
+                return
             }
             while true {
                 skipWhitespace()
@@ -132,10 +188,10 @@ enum JSONText {
                 let key = try string()
                 skipWhitespace()
                 try expect(":")
-                members[key] = try value(depth: depth + 1)
+                try member(&self, key)
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end of text") }
-                if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+                if bytes[position] == UInt8(ascii: "}") { position += 1; return }
                 try expect(",")
             }
         }
@@ -149,7 +205,8 @@ enum JSONText {
                 return .array(elements)
             }
             while true {
-                elements.append(try value(depth: depth + 1))
+                let element = try value(depth: depth + 1)
+                if building { elements.append(element) }
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end of text") }
                 if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(elements) }
@@ -167,7 +224,7 @@ enum JSONText {
             guard position < bytes.count else { throw error("unterminated string") }
             if bytes[position] == UInt8(ascii: "\"") {
                 position += 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position - 1]), as: UTF8.self)
+                return building ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position - 1]), as: UTF8.self) : ""
             }
             var decoded = Array(bytes[start..<position])
             while position < bytes.count {

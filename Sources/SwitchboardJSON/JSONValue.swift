@@ -15,6 +15,12 @@ public enum JSONValue: Sendable, Equatable, Hashable {
         self = try JSONText.parse(text)
     }
 
+    /// What `try JSONValue(parsing: text)[name]` answers, for the price of a scan: the rest of
+    /// the document is checked but not built.
+    public static func member(_ name: String, ofObjectIn text: String) throws(JSONSyntaxError) -> JSONValue? {
+        try JSONText.member(name, ofObjectIn: text)
+    }
+
     /// Compact JSON with sorted keys, so equal values always serialize the same way.
     public var jsonString: String {
         JSONText.write(self)

@@ -13,11 +13,14 @@ public enum MessageContent: Sendable, Equatable {
         }
     }
 
-    /// `_lctype` of a typed message, 0 for anything else (LeanCloud's "no type").
+    /// `_lctype` of a typed message, 0 for anything else (LeanCloud's "no type"): text that is
+    /// a JSON object with a whole number at its top-level `_lctype`. As LeanCloud's JavaScript
+    /// SDK reads a type (`JSON.parse`, then `json._lctype === type`): `1.0` is 1, `"1"` is
+    /// no type, an escaped key is the key it spells, the last of repeated keys counts.
+    /// Read from every message stored, so the rest of the text is scanned, not built.
     public var typedMessageType: Int32 {
-        guard case .text(let text) = self, text.first == "{",
-              let value = try? JSONValue(parsing: text),
-              let type = value["_lctype"]?.int64Value,
+        guard case .text(let text) = self, text.utf8.first == UInt8(ascii: "{"),
+              let type = (try? JSONValue.member("_lctype", ofObjectIn: text))?.int64Value,
               let narrowed = Int32(exactly: type)
         else { return 0 }
         return narrowed
