@@ -51,6 +51,9 @@ struct EndToEndBenchmark {
         /// Server processes on one PostgreSQL database; each sender's receivers are on the
         /// node after its own.
         var nodes = 1
+        /// Messages each sender keeps sent and not yet acknowledged: the standard one-to-one
+        /// load is 50 pairs with 10 each, as the outside load driver (lc-load-driver) sends.
+        var inFlight = 10
     }
 
     let scenarios: [Scenario]
@@ -70,8 +73,11 @@ struct EndToEndBenchmark {
                 name: "one-to-one, hooks, scripts rewritten every 100 ms", senders: pairs, receiversEach: 1, hooks: .realisticScriptAndKeywords,
                 reloadEvery: .milliseconds(100)
             ),
-            Scenario(name: "group of \(groupSize), no hooks", senders: 1, receiversEach: groupSize - 1, hooks: .none),
-            Scenario(name: "group of \(groupSize), JS hook + keyword filter", senders: 1, receiversEach: groupSize - 1, hooks: .realisticScriptAndKeywords),
+            Scenario(name: "group of \(groupSize), no hooks", senders: 1, receiversEach: groupSize - 1, hooks: .none, inFlight: 1),
+            Scenario(
+                name: "group of \(groupSize), JS hook + keyword filter", senders: 1, receiversEach: groupSize - 1, hooks: .realisticScriptAndKeywords,
+                inFlight: 1
+            ),
         ]
     }
 
@@ -81,8 +87,8 @@ struct EndToEndBenchmark {
         [
             Scenario(name: "one-to-one, one node", senders: pairs, receiversEach: 1, hooks: .none),
             Scenario(name: "one-to-one, two nodes", senders: pairs, receiversEach: 1, hooks: .none, nodes: 2),
-            Scenario(name: "group of \(groupSize), one node", senders: 1, receiversEach: groupSize - 1, hooks: .none),
-            Scenario(name: "group of \(groupSize), two nodes", senders: 1, receiversEach: groupSize - 1, hooks: .none, nodes: 2),
+            Scenario(name: "group of \(groupSize), one node", senders: 1, receiversEach: groupSize - 1, hooks: .none, inFlight: 1),
+            Scenario(name: "group of \(groupSize), two nodes", senders: 1, receiversEach: groupSize - 1, hooks: .none, nodes: 2, inFlight: 1),
         ]
     }
 
@@ -146,7 +152,7 @@ struct EndToEndBenchmark {
         let deadline = ContinuousClock.now + duration
         await withTaskGroup(of: Void.self) { group in
             for sender in senders {
-                group.addTask { await sender.send(until: deadline, tally: tally) }
+                group.addTask { await sender.send(until: deadline, inFlight: scenario.inFlight, tally: tally) }
             }
         }
         reloading?.cancel()
@@ -267,26 +273,29 @@ private struct Sender: Sendable {
         throw BenchClient.Closed()
     }
 
-    /// Sends typed text messages one after another, each once the previous is acknowledged,
-    /// each with a random token (`dt`) as LeanCloud's SDK sends, which the server keeps to
-    /// store a message sent again only once.
-    func send(until deadline: ContinuousClock.Instant, tally: Tally) async {
+    /// Sends typed text messages, keeping `inFlight` of them sent and not yet acknowledged,
+    /// each in a frame (and a write) of its own and with a random token (`dt`) as
+    /// LeanCloud's SDK sends, which the server keeps to store a message sent again only once.
+    func send(until deadline: ContinuousClock.Instant, inFlight: Int, tally: Tally) async {
         var stream = client.received.makeAsyncIterator()
         var serial: Int32 = 3
-        while ContinuousClock.now < deadline {
-            var direct = GenericCommand()
-            direct.cmd = .direct
-            direct.i = serial
-            direct.directMessage.cid = cid
-            direct.directMessage.msg = #"{"_lctype":-1,"_lctext":"well darn it, see you at noon \#(DispatchTime.now().uptimeNanoseconds)"}"#
-            direct.directMessage.dt = UUID().uuidString.lowercased()
-            client.send(direct)
-            serial += 1
-            while let reply = await stream.next() {
-                guard reply.cmd == .ack else { continue }
-                tally.sent(accepted: !reply.ackMessage.hasCode)
-                break
+        var unacknowledged = 0
+        while true {
+            while unacknowledged < inFlight, ContinuousClock.now < deadline {
+                var direct = GenericCommand()
+                direct.cmd = .direct
+                direct.i = serial
+                direct.directMessage.cid = cid
+                direct.directMessage.msg = #"{"_lctype":-1,"_lctext":"well darn it, see you at noon \#(DispatchTime.now().uptimeNanoseconds)"}"#
+                direct.directMessage.dt = UUID().uuidString.lowercased()
+                client.send(direct)
+                serial += 1
+                unacknowledged += 1
             }
+            guard unacknowledged > 0, let reply = await stream.next() else { return }
+            guard reply.cmd == .ack else { continue }
+            tally.sent(accepted: !reply.ackMessage.hasCode)
+            unacknowledged -= 1
         }
     }
 }
