@@ -29,7 +29,7 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
         switch frame.opcode {
         case .binary:
             received()
-            queue.push(.frame(.binary(Array(frame.unmaskedData.readableBytesView))))
+            queue.push(.frame(.binary(Self.unmaskedBytes(of: frame))))
         case .text:
             received()
             queue.push(.frame(.text(String(decoding: frame.unmaskedData.readableBytesView, as: UTF8.self))))
@@ -121,6 +121,16 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
         context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))).whenComplete { _ in
             channel.close(promise: nil)
         }
+    }
+
+    /// A message's payload, unmasked as it is copied out of the read buffer: through
+    /// `unmaskedData` every message a client sent was copied twice.
+    private static func unmaskedBytes(of frame: WebSocketFrame) -> [UInt8] {
+        var bytes = Array(frame.data.readableBytesView)
+        if let key = frame.maskKey {
+            for index in bytes.indices { bytes[index] ^= key[index & 3] }
+        }
+        return bytes
     }
 
     /// The reply to a client's close frame: its status code back, or none if it gave none.
