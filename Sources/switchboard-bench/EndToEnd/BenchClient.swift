@@ -4,7 +4,8 @@ import NIOCore
 import SwitchboardWire
 
 /// A bare LeanCloud-protocol client over a real WebSocket: what it receives comes out of
-/// `received`, in order.
+/// `received`, in order. Each command it sends goes out in a frame and a socket write of
+/// its own (each write is awaited before the next is taken), as a phone's SDK sends them.
 struct BenchClient: Sendable {
     let received: AsyncStream<GenericCommand>
     private let outgoing: AsyncStream<GenericCommand>.Continuation
