@@ -44,16 +44,33 @@ final class ServerProcess {
         process.waitUntilExit()
     }
 
-    /// User plus system CPU time so far of the child and of the script hosts it started
-    /// (those running and those it has reaped), all threads.
-    func cpuSeconds() throws -> Double {
+    /// CPU time in seconds (user plus system, all threads), of the server process itself and
+    /// of the script hosts it started (those running and those it has reaped).
+    struct CPU {
+        var server: Double
+        var hosts: Double
+        var total: Double { server + hosts }
+
+        static func - (after: CPU, before: CPU) -> CPU {
+            CPU(server: after.server - before.server, hosts: after.hosts - before.hosts)
+        }
+
+        static func + (one: CPU, other: CPU) -> CPU {
+            CPU(server: one.server + other.server, hosts: one.hosts + other.hosts)
+        }
+    }
+
+    /// CPU time so far of the child and of its script hosts, apart.
+    func cpu() throws -> CPU {
         let pid = process.processIdentifier
-        var ticks = try Self.statFields(of: pid).map { $0.ownTicks + $0.reapedChildrenTicks } ?? 0
+        let own = try Self.statFields(of: pid)
+        var hostTicks = own?.reapedChildrenTicks ?? 0
         let processes = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init)
         for other in processes where other != pid {
-            if let fields = try? Self.statFields(of: other), fields.parent == pid { ticks += fields.ownTicks }
+            if let fields = try? Self.statFields(of: other), fields.parent == pid { hostTicks += fields.ownTicks }
         }
-        return Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return CPU(server: Double(own?.ownTicks ?? 0) / tick, hosts: Double(hostTicks) / tick)
     }
 
     /// User plus system CPU time so far of every process named `name` (PostgreSQL's
@@ -87,9 +104,9 @@ final class ServerProcess {
 
     /// The CPU time the child spends while the caller waits `interval`.
     func cpuSeconds(during interval: Duration) async throws -> Double {
-        let before = try cpuSeconds()
+        let before = try cpu()
         try await Task.sleep(for: interval)
-        return try cpuSeconds() - before
+        return try (cpu() - before).total
     }
 
     /// VmRSS from /proc, in bytes.

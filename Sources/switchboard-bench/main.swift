@@ -99,12 +99,13 @@ func endToEnd(_ scenarios: [EndToEndBenchmark.Scenario]) async throws -> [EndToE
     print("End to end over loopback WebSockets (protobuf), \(smoke ? "one round of 0.5 s" : "median of three rounds of 3 s") each;"
         + " server CPU (its script hosts included) per message and per delivery"
         + (ServerProcess.usesPostgres ? "; PostgreSQL's CPU per message" : ""))
-    print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  CPU µs/msg  CPU µs/delivery  failed  lost  reloads"
+    print("  scenario                                             msg/s   deliveries/s   p50 ms   p99 ms  CPU µs/msg (server + hosts)  CPU µs/delivery  failed  lost  reloads"
         + (ServerProcess.usesPostgres ? "  database µs/msg" : ""))
     for row in rows {
         print("  " + row.name.padding(toLength: 50, withPad: " ", startingAt: 0)
-            + String(format: "%8.0f %14.0f %8.2f %8.2f %11.1f %16.1f %7d %5d %8d", row.messagesPerSecond, row.deliveriesPerSecond, row.p50Milliseconds,
-                     row.p99Milliseconds, row.cpuMicrosecondsPerMessage, row.cpuMicrosecondsPerDelivery, row.failed, row.lost, row.scriptReloads)
+            + String(format: "%8.0f %14.0f %8.2f %8.2f %11.1f (%5.1f + %5.1f) %16.1f %7d %5d %8d", row.messagesPerSecond, row.deliveriesPerSecond,
+                     row.p50Milliseconds, row.p99Milliseconds, row.cpuMicrosecondsPerMessage, row.serverCPUMicrosecondsPerMessage,
+                     row.hostsCPUMicrosecondsPerMessage, row.cpuMicrosecondsPerDelivery, row.failed, row.lost, row.scriptReloads)
             + (row.databaseCPUMicrosecondsPerMessage.map { String(format: "%17.1f", $0) } ?? ""))
     }
     return rows

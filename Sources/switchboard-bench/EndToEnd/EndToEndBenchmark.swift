@@ -16,10 +16,13 @@ struct EndToEndBenchmark {
         var deliveriesPerSecond: Double
         var p50Milliseconds: Double
         var p99Milliseconds: Double
-        /// Server CPU time (user and system, all threads) over the sending and the drain
-        /// after it, divided by messages acknowledged and by deliveries.
+        /// CPU time (user and system, all threads) of the server and its script hosts over the
+        /// sending and the drain after it, divided by messages acknowledged and by deliveries.
         var cpuMicrosecondsPerMessage: Double
         var cpuMicrosecondsPerDelivery: Double
+        /// The same per message, apart: the server process, and its script host processes.
+        var serverCPUMicrosecondsPerMessage: Double
+        var hostsCPUMicrosecondsPerMessage: Double
         /// PostgreSQL's CPU time (all its processes) per message, when the servers use it.
         var databaseCPUMicrosecondsPerMessage: Double?
         /// Sends refused or never acknowledged, and acknowledged messages never delivered, over
@@ -151,7 +154,7 @@ struct EndToEndBenchmark {
         let reloading = scenario.reloadEvery.map { every in
             Task { await Self.rewriteScripts(in: hooksDirectory, every: every, tally: tally) }
         }
-        let cpuBefore = try servers.map { try $0.cpuSeconds() }.reduce(0, +)
+        let cpuBefore = try servers.map { try $0.cpu() }.reduce(ServerProcess.CPU(server: 0, hosts: 0), +)
         let databaseCPUBefore = try ServerProcess.cpuSeconds(ofProcessesNamed: "postgres")
         let deadline = ContinuousClock.now + duration
         await withTaskGroup(of: Void.self) { group in
@@ -163,7 +166,7 @@ struct EndToEndBenchmark {
         // What was acknowledged has a moment to arrive, and the receivers' last batched acks
         // go out (their cost counts).
         try await Task.sleep(for: AckThrottle.interval + .milliseconds(500))
-        let cpu = try servers.map { try $0.cpuSeconds() }.reduce(0, +) - cpuBefore
+        let cpu = try servers.map { try $0.cpu() }.reduce(ServerProcess.CPU(server: 0, hosts: 0), +) - cpuBefore
         let databaseCPU = try ServerProcess.cpuSeconds(ofProcessesNamed: "postgres") - databaseCPUBefore
         for sender in senders { sender.client.close() }
         for task in listening { task.cancel() }
@@ -175,7 +178,8 @@ struct EndToEndBenchmark {
         return Row(
             name: scenario.name, messagesPerSecond: Double(counts.acked) / seconds, deliveriesPerSecond: Double(counts.delivered) / seconds,
             p50Milliseconds: latency.median.microseconds / 1000, p99Milliseconds: latency.p99.microseconds / 1000,
-            cpuMicrosecondsPerMessage: cpu * 1e6 / Double(max(counts.acked, 1)), cpuMicrosecondsPerDelivery: cpu * 1e6 / Double(max(counts.delivered, 1)),
+            cpuMicrosecondsPerMessage: cpu.total * 1e6 / Double(max(counts.acked, 1)), cpuMicrosecondsPerDelivery: cpu.total * 1e6 / Double(max(counts.delivered, 1)),
+            serverCPUMicrosecondsPerMessage: cpu.server * 1e6 / Double(max(counts.acked, 1)), hostsCPUMicrosecondsPerMessage: cpu.hosts * 1e6 / Double(max(counts.acked, 1)),
             databaseCPUMicrosecondsPerMessage: ServerProcess.usesPostgres ? databaseCPU * 1e6 / Double(max(counts.acked, 1)) : nil,
             failed: counts.failed, lost: max(0, counts.acked * scenario.receiversEach - counts.delivered), scriptReloads: counts.reloads
         )
