@@ -7,10 +7,17 @@ public protocol HookRequest: Sendable, Equatable {
     var point: HookPoint { get }
     /// The parameters exactly as LeanCloud documents them.
     var params: JSONValue { get }
+    /// `params` as JSON text, as scripts get them: a hook point called for every message
+    /// writes it straight from its fields (see `JSONObjectWriter`).
+    var paramsJSON: String { get }
     /// What the next handler in the chain sees after `result`.
     func applying(_ result: Result) -> Self
     /// Calls the plugin method for this hook point.
     func dispatch(to plugin: any SwitchboardPlugin) async throws -> Result
+}
+
+extension HookRequest {
+    public var paramsJSON: String { params.jsonString }
 }
 
 /// What a handler answers. `{}` (`passThrough`) means "default behaviour".

@@ -40,7 +40,7 @@ final class ScriptHandler: HookHandler {
     }
 
     func handle<Request: HookRequest>(_ request: Request) async throws -> Request.Result {
-        let call = await pool.invoke(key, hook: request.point.rawValue, paramsJSON: request.params.jsonString)
+        let call = await pool.invoke(key, hook: request.point.rawValue, paramsJSON: request.paramsJSON)
         afterCall(call, self)
         switch call.outcome {
         case .value(let json):

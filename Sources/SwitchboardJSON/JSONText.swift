@@ -88,7 +88,7 @@ enum JSONText {
         return "\(number)"
     }
 
-    private static func write(_ string: String, to output: inout [UInt8]) {
+    static func write(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             output.append(contentsOf: string.utf8)

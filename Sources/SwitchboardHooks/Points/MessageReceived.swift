@@ -46,6 +46,22 @@ public struct MessageReceivedRequest: HookRequest, Equatable {
         ])
     }
 
+    /// `params.jsonString` without the dictionary: the same text, keys in sorted order.
+    public var paramsJSON: String {
+        var writer = JSONObjectWriter(capacity: 160 + content.utf8.count)
+        writer.add("bin", bin)
+        writer.add("content", content)
+        writer.add("convId", convId)
+        writer.add("fromPeer", fromPeer)
+        writer.add("receipt", receipt)
+        writer.add("sourceIP", sourceIP)
+        writer.add("system", system)
+        writer.add("timestamp", timestamp)
+        writer.add("toPeers", toPeers)
+        writer.add("transient", transient)
+        return writer.text()
+    }
+
     public func applying(_ result: MessageResult) -> MessageReceivedRequest {
         var next = self
         if let content = result.content { next.content = content }
