@@ -31,3 +31,7 @@ int64_t switchboard_host_gate_skip(switchboard_host_gate *gate, int64_t through)
     __atomic_store_n(&gate->skip_through, through, __ATOMIC_SEQ_CST);
     return __atomic_load_n(&gate->started, __ATOMIC_SEQ_CST);
 }
+
+int64_t switchboard_host_gate_started(switchboard_host_gate *gate) {
+    return __atomic_load_n(&gate->started, __ATOMIC_SEQ_CST);
+}

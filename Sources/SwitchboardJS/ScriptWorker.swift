@@ -17,8 +17,9 @@ final class ScriptWorker: Sendable {
     private let allowance: Int
     private let overrunGrace: Duration
     private let state = Mutex<State>(State())
-    /// Wakes the writer thread (see `writeToHost`), which alone writes to the host's pipe,
-    /// starts hosts and replaces them: callers on the cooperative pool only enqueue.
+    /// Wakes the writer thread (see `writeToHost`), which starts hosts, replaces them, and
+    /// writes what the host's pipe did not take at once: callers on the cooperative pool
+    /// never wait for a host (see `HostOutbox`).
     private let writerWake = DispatchSemaphore(value: 0)
     private let onLoss: @Sendable (Loss, Key) -> Void
     /// Answers running calls' questions.
@@ -67,8 +68,8 @@ final class ScriptWorker: Sendable {
         /// The running request as the overdue check first saw it, with the host's CPU time then.
         var watched: (id: Int64, cpu: Int64)?
         var scripts: [Key: Script] = [:]
-        /// Requests recorded but not yet written to the host, framed, in the order recorded.
-        var outbox: [UInt8] = []
+        /// Requests recorded but not yet written to the host, in the order recorded.
+        var outbox = HostOutbox()
         /// Whether a host should be started (a load or call came while there was none).
         var wantsHost = false
         /// A host whose replies ended (it exited, was killed, or garbled a reply), for the
@@ -88,6 +89,17 @@ final class ScriptWorker: Sendable {
         /// A load's own budget; a call's is its script's, which may have changed since.
         func budget(of request: Pending) -> Int64 {
             request.budget > 0 ? request.budget : scripts[request.key]?.budget ?? 0
+        }
+
+        /// The request a host is running, or was when it went away. The host holds back the
+        /// replies of calls that asked the server nothing while more work waits for it (see
+        /// `HostChannel`), so it is not always the first pending: it is the call the host
+        /// started last, or the first request after it (a load). Those before it ran to the
+        /// end, and their replies are on the way, or went with the host: having asked
+        /// nothing, they run again on the next host and change nothing outside the VM that
+        /// went away.
+        func running(lastStarted: Int64) -> Pending? {
+            pending.first { $0.id >= lastStarted } ?? pending.first
         }
 
         /// Whether the running request has run past its budget (it may be about to be
@@ -200,27 +212,30 @@ final class ScriptWorker: Sendable {
     /// CPU is counted from when this check first sees the request, so a call gets up to one
     /// check interval more. Returns whether it killed.
     func killIfOverdue() -> Bool {
-        guard let (host, headID) = state.withLock({ state in state.host.flatMap { host in state.pending.first.map { (host, $0.id) } } }) else {
-            return false
+        let running = state.withLock { state in
+            state.host.flatMap { host in state.running(lastStarted: host.gate.lastStarted).map { (host, $0.id) } }
         }
+        guard let (host, runningID) = running else { return false }
         let cpu = host.cpuTime()
         return state.withLock { state in
-            guard state.killedFor == nil, let head = state.pending.first, head.id == headID else { return false }
+            guard state.killedFor == nil, let running = state.running(lastStarted: host.gate.lastStarted), running.id == runningID else {
+                return false
+            }
             guard state.ready else {
                 // A host still starting is not charged for it; one that never gets there is.
                 guard Int64(Self.uptime - state.headSince) > Self.nanoseconds(Self.startupLimit) else { return false }
-                state.killedFor = head.id
+                state.killedFor = running.id
                 host.kill()
                 return true
             }
-            guard state.watched?.id == headID, let cpuAtFirstSight = state.watched?.cpu else {
-                state.watched = (headID, cpu)
+            guard state.watched?.id == runningID, let cpuAtFirstSight = state.watched?.cpu else {
+                state.watched = (runningID, cpu)
                 return false
             }
-            let limit = state.budget(of: head) + Self.nanoseconds(overrunGrace)
+            let limit = state.budget(of: running) + Self.nanoseconds(overrunGrace)
             let wall = Int64(Self.uptime - state.headSince)
             guard cpu - cpuAtFirstSight > limit || wall > max(10 * limit, 5_000_000_000) else { return false }
-            state.killedFor = head.id
+            state.killedFor = running.id
             host.kill()
             return true
         }
@@ -242,7 +257,9 @@ final class ScriptWorker: Sendable {
     // MARK: talking to the host
 
     /// Records a request (under the state lock, where `make` may change what is loaded) and
-    /// wakes the writer thread to send it.
+    /// sends it: at once to a host that waits for work, with the next batch to one busy with
+    /// earlier requests (its reply reader writes them, see `readReplies`), through the writer
+    /// thread when there is no host yet or its pipe is full.
     private func send(key: Key, budget: Int64, waiter: Waiter?, _ make: (inout State, Int64) -> HostRequest) {
         let (accepted, startsWriter, wakes) = state.withLock { state -> (Bool, Bool, Bool) in
             state.nextID += 1
@@ -251,12 +268,18 @@ final class ScriptWorker: Sendable {
             // Hosts start with the first load or call, so a server without scripts has none.
             if state.host == nil, waiter != nil { state.wantsHost = true }
             guard state.host != nil || state.wantsHost else { return (false, false, false) }
+            // A host with nothing to answer reads its pipe; one busy with a request reads it
+            // after answering, which brings the reader here; a call waiting for answers waits.
+            let hostWaits = state.pending.isEmpty || request.isAnswer
             if let waiter {
                 if state.pending.isEmpty { state.headSince = Self.uptime }
                 state.pending.append(Pending(request: request, id: state.nextID, key: key, budget: budget, waiter: waiter))
             }
-            HostFrame.append(request.encoded, to: &state.outbox)
+            state.outbox.append(request)
             defer { state.writerStarted = true }
+            if let host = state.host {
+                guard hostWaits, state.outbox.writeWhatFits(to: host.requests) else { return (true, false, false) }
+            }
             return (true, !state.writerStarted, state.wakeWriter())
         }
         guard accepted else {
@@ -280,10 +303,10 @@ final class ScriptWorker: Sendable {
         case exit(abandoned: [Pending])
     }
 
-    /// The writer thread: starts hosts, writes everything enqueued since its last write in
-    /// one `write`, and replaces hosts that went away. Being the only one to touch the
-    /// request pipe, it never writes to a pipe closed (and its number reused) under it, and a
-    /// host that stops reading blocks this thread alone until it is killed.
+    /// The writer thread: starts hosts, writes what the pipe did not take at once (waiting for
+    /// room), and replaces hosts that went away. A host that stops reading blocks this thread
+    /// alone until it is killed. Others write under the state lock, where the host is the
+    /// current one: `nextWriterWork` lets the host go before its pipes are closed.
     private func writeToHost() {
         while true {
             writerWake.wait()
@@ -297,6 +320,7 @@ final class ScriptWorker: Sendable {
                     // A host that died cannot take them: its reader reports it, and the
                     // replacement gets what is pending.
                     try? HostFrame.write(frames: frames, to: fd)
+                    state.withLock { $0.outbox.writerDone() }
                 case .exit(let abandoned):
                     for pending in abandoned { Self.answer(pending.waiter, file: pending.key.name + ".js", failure: "the script host stopped") }
                     return
@@ -309,6 +333,8 @@ final class ScriptWorker: Sendable {
         state.withLock { state in
             if let lost = state.lostHost {
                 state.lostHost = nil
+                // Before its pipes close: no one writes to their numbers, reused or not.
+                state.host = nil
                 return .replace(lost)
             }
             if state.stopped, state.host == nil {
@@ -319,9 +345,8 @@ final class ScriptWorker: Sendable {
                 state.wantsHost = false
                 return .launch
             }
-            if let host = state.host, !state.outbox.isEmpty {
-                defer { state.outbox = [] }
-                return .write(state.outbox, to: host.requests)
+            if let host = state.host, !state.outbox.isEmpty, !state.outbox.writerIsWriting {
+                return .write(state.outbox.takeForWriter(), to: host.requests)
             }
             state.writerAwake = false
             return nil
@@ -346,7 +371,7 @@ final class ScriptWorker: Sendable {
             let waiting = state.withLock { state in
                 defer {
                     state.pending = []
-                    state.outbox = []
+                    state.outbox.clear()
                 }
                 return state.pending
             }
@@ -355,12 +380,15 @@ final class ScriptWorker: Sendable {
     }
 
     /// Reads `host`'s replies on a thread of its own until they end, then hands the host to
-    /// the writer thread to replace.
+    /// the writer thread to replace. After each batch of replies (all that one read brought)
+    /// it writes the requests that came meanwhile: the host reads them as it finishes, and
+    /// a batch costs it one wake-up.
     private func readReplies(from host: HostProcess) {
         let reader = Thread { [self] in
             var input = HostFrameInput(fd: host.replies)
             while let frame = try? input.next(), let reply = try? HostReply(decoding: frame) {
                 receive(reply)
+                if !input.hasWholeFrame { writeWaitingRequests(to: host) }
             }
             let wakes = state.withLock { state in
                 state.lostHost = host
@@ -370,6 +398,14 @@ final class ScriptWorker: Sendable {
         }
         reader.name = "switchboard.js.host.\(index)"
         reader.start()
+    }
+
+    private func writeWaitingRequests(to host: HostProcess) {
+        let wakes = state.withLock { state in
+            guard state.host?.pid == host.pid, state.outbox.writeWhatFits(to: host.requests) else { return false }
+            return state.wakeWriter()
+        }
+        if wakes { writerWake.signal() }
     }
 
     private func receive(_ reply: HostReply) {
@@ -424,22 +460,22 @@ final class ScriptWorker: Sendable {
             state.host = nil
             // What the old host never got is pending, and goes to the new one from there;
             // the rest (budgets, unloads, answers) is what `scripts` holds or is moot.
-            state.outbox = []
+            state.outbox.clear()
             if state.stopped {
                 abandoned = state.pending
                 state.pending = []
                 return true
             }
+            let running = state.running(lastStarted: old.gate.lastStarted)
             // Killed for a request that was answered in the meantime: nobody to blame.
-            let killedForAnswered = state.killedFor != nil && state.killedFor != state.pending.first?.id
-            if let head = state.pending.first, !killedForAnswered {
-                let loss: Loss = state.killedFor == head.id ? .overran : (exitCode == MemoryWatch.exitCode ? .memory : .crashed)
-                lost = (loss, head)
-                // The same script's other requests would go the same way: answered now.
-                abandoned = state.pending.filter { $0.key == head.key }
-                state.pending.removeAll { $0.key == head.key }
-                abandoned.removeFirst()
-                if loss != .overran || head.waiter.isLoad { state.scripts[head.key] = nil }
+            let killedForAnswered = state.killedFor != nil && state.killedFor != running?.id
+            if let running, !killedForAnswered {
+                let loss: Loss = state.killedFor == running.id ? .overran : (exitCode == MemoryWatch.exitCode ? .memory : .crashed)
+                lost = (loss, running)
+                // The same script's other requests behind it would go the same way: answered now.
+                abandoned = state.pending.filter { $0.key == running.key && $0.id > running.id }
+                state.pending.removeAll { $0.key == running.key && $0.id >= running.id }
+                if loss != .overran || running.waiter.isLoad { state.scripts[running.key] = nil }
             }
             return false
         }
@@ -452,7 +488,7 @@ final class ScriptWorker: Sendable {
         let host = stopped ? nil : try? HostProcess.launch(executable: executable, allowance: allowance)
         state.withLock { state in
             state.wantsHost = false
-            state.outbox = []
+            state.outbox.clear()
             guard let host else {
                 abandoned += state.pending
                 state.pending = []
@@ -472,7 +508,7 @@ final class ScriptWorker: Sendable {
             // the reloads; whatever else was sent meanwhile is in `scripts` or moot.
             state.pending = reloads + state.pending
             state.headSince = Self.uptime
-            for pending in state.pending { HostFrame.append(pending.request.encoded, to: &state.outbox) }
+            for pending in state.pending { state.outbox.append(pending.request) }
         }
         for pending in abandoned {
             if let (loss, _) = lost, !stopped {

@@ -42,6 +42,23 @@ import Testing
         #expect(read == ["before", large, "after"])
     }
 
+    /// What tells a host and the server's reader that a batch is over.
+    @Test func aWholeFrameReadInIsKnownToWait() throws {
+        let (readEnd, writeEnd) = try pipeEnds()
+        defer { close(readEnd) }
+        FileHandle(fileDescriptor: writeEnd).write(Data(frame("one") + frame("two") + frame("three").prefix(6)))
+        var input = HostFrameInput(fd: readEnd)
+        #expect(!input.hasWholeFrame)
+        #expect(try input.next().map { String(decoding: $0, as: UTF8.self) } == "one")
+        #expect(input.hasWholeFrame)
+        #expect(try input.next().map { String(decoding: $0, as: UTF8.self) } == "two")
+        #expect(!input.hasWholeFrame)
+        FileHandle(fileDescriptor: writeEnd).write(Data(frame("three").dropFirst(6)))
+        close(writeEnd)
+        #expect(try input.next().map { String(decoding: $0, as: UTF8.self) } == "three")
+        #expect(!input.hasWholeFrame)
+    }
+
     @Test func aPipeClosedWithinAFrameIsBroken() throws {
         let (readEnd, writeEnd) = try pipeEnds()
         defer { close(readEnd) }

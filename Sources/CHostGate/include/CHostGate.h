@@ -25,6 +25,9 @@ void switchboard_host_gate_unmap(switchboard_host_gate *gate);
 /// The host, before call `id` (ids only grow): 1 to run it, 0 if the server took it back.
 int switchboard_host_gate_start(switchboard_host_gate *gate, int64_t id);
 
+/// The server: the id of the last call the host started (or was about to, and skipped).
+int64_t switchboard_host_gate_started(switchboard_host_gate *gate);
+
 /// The server: takes back every call up to `through` that the host has not started, and
 /// returns the id of the last call it started (those above it, up to `through`, will never
 /// run there).

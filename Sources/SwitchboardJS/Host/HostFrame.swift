@@ -10,27 +10,41 @@ enum HostFrame {
 
     struct Broken: Error {}
 
-    static func write(_ body: [UInt8], to fd: Int32) throws(Broken) {
-        var frame: [UInt8] = []
-        append(body, to: &frame)
-        try write(frames: frame, to: fd)
-    }
-
     /// Adds `body` to `frames` as one more frame.
     static func append(_ body: [UInt8], to frames: inout [UInt8]) {
         withUnsafeBytes(of: UInt32(body.count).littleEndian) { frames.append(contentsOf: $0) }
         frames += body
     }
 
-    /// Writes whole frames, as built by `append`.
+    /// Writes whole frames, as built by `append`; on a non-blocking descriptor, waits for
+    /// room when the pipe is full.
     static func write(frames: [UInt8], to fd: Int32) throws(Broken) {
         var sent = 0
         while sent < frames.count {
             let written = frames.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + sent, $0.count - sent) }
             if written < 0, errno == EINTR { continue }
+            if written < 0, errno == EAGAIN {
+                var room = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&room, 1, -1)
+                continue
+            }
             guard written > 0 else { throw Broken() }
             sent += written
         }
+    }
+
+    /// Writes what a non-blocking pipe takes now, without waiting; returns how many bytes,
+    /// nil if the pipe is broken.
+    static func writeWhatFits(_ frames: [UInt8], to fd: Int32) -> Int? {
+        var sent = 0
+        while sent < frames.count {
+            let written = frames.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + sent, $0.count - sent) }
+            if written < 0, errno == EINTR { continue }
+            if written < 0, errno == EAGAIN { break }
+            guard written > 0 else { return nil }
+            sent += written
+        }
+        return sent
     }
 }
 
@@ -46,6 +60,11 @@ struct HostFrameInput {
 
     init(fd: Int32) {
         self.fd = fd
+    }
+
+    /// Whether a whole frame has been read in and waits: `next` returns it without reading.
+    var hasWholeFrame: Bool {
+        frameLength.map { end - start >= 4 + $0 } ?? false
     }
 
     /// The next frame's body; nil at end of file.

@@ -59,6 +59,11 @@ final class HostGate: Sendable {
         switchboard_host_gate_start(page, id) != 0
     }
 
+    /// On the server: the last call the host started (or skipped, if taken back).
+    var lastStarted: Int64 {
+        switchboard_host_gate_started(page)
+    }
+
     /// On the server: takes back every call up to `through` not yet started; returns the
     /// last call the host started (calls above it, up to `through`, will never run there).
     func takeBack(through: Int64) -> Int64 {

@@ -7,6 +7,12 @@ enum HostRequest {
     /// The server's answers (JSON) to what call `id` asked for.
     case answer(id: Int64, json: String)
 
+    /// Answers go to a call that waits for them, whatever else the host has to do.
+    var isAnswer: Bool {
+        if case .answer = self { return true }
+        return false
+    }
+
     var encoded: [UInt8] {
         var writer = HostFrameWriter()
         switch self {

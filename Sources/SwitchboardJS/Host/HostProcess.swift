@@ -9,7 +9,8 @@ import Synchronization
 /// they share.
 struct HostProcess: Sendable {
     let pid: pid_t
-    /// Requests go here (the host's standard input).
+    /// Requests go here (the host's standard input); non-blocking, so that a caller may write
+    /// what fits (see `HostOutbox`).
     let requests: Int32
     /// Replies come from here (the host's standard output).
     let replies: Int32
@@ -43,6 +44,7 @@ struct HostProcess: Sendable {
         }
         // Other children the server starts must not hold these pipes open.
         for fd in toHost + fromHost { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(toHost[1], F_SETFL, fcntl(toHost[1], F_GETFL) | O_NONBLOCK)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -38,53 +38,17 @@ public enum ScriptHost {
         // The first VM sets JavaScriptCore up, which takes more memory than a script: the
         // allowance counts from after that.
         _ = try? ScriptContext(source: "", file: "warm-up", budget: .seconds(1))
-        memory.start()
-        var host = HostedScripts(memory: memory, gate: HostGate.inHost())
-        var channel = HostChannel()
+        let gate = HostGate.inHost()
+        var channel = HostChannel(holdsReplies: gate != nil)
+        // The watch thread wakes every few milliseconds anyway: it writes out replies a long
+        // call would otherwise keep waiting behind it.
+        memory.start { [replies = channel.replies] in replies.flush() }
+        var host = HostedScripts(memory: memory, gate: gate)
         channel.write(.ready)
         while let request = channel.next() {
             host.handle(request, on: &channel)
         }
         exit(0)
-    }
-}
-
-/// The host's end of the pipes: requests in order, keeping those that arrive while a call
-/// waits for the server's answers until that call is done.
-private struct HostChannel {
-    private var input = HostFrameInput(fd: 0)
-    private var deferred: [HostRequest] = []
-
-    /// The next request; nil once the server has closed the pipe.
-    mutating func next() -> HostRequest? {
-        deferred.isEmpty ? read() : deferred.removeFirst()
-    }
-
-    /// The answers to call `id`'s questions; nil once the server has closed the pipe.
-    mutating func answers(for id: Int64) -> String? {
-        while let request = read() {
-            if case .answer(let answered, let json) = request {
-                if answered == id { return json }
-                continue  // for a call that is over
-            }
-            deferred.append(request)
-        }
-        return nil
-    }
-
-    /// Written at once, not gathered with later replies: if a later call gets the host killed,
-    /// the server must have this one's answer, or it would blame this call's script.
-    func write(_ reply: HostReply) {
-        do { try HostFrame.write(reply.encoded, to: 1) } catch { exit(0) }
-    }
-
-    private mutating func read() -> HostRequest? {
-        do {
-            guard let frame = try input.next() else { return nil }
-            return try HostRequest(decoding: frame)
-        } catch {
-            exit(2)
-        }
     }
 }
 
@@ -109,6 +73,7 @@ private struct HostedScripts {
     mutating func handle(_ request: HostRequest, on channel: inout HostChannel) {
         switch request {
         case .load(let id, let key, let file, let source, let budget, let envJSON):
+            channel.flush()
             defer { memory.settle() }
             do throws(ScriptError) {
                 let env = (try? JSONDecoder().decode([String: String].self, from: Data(envJSON.utf8))) ?? [:]
@@ -127,7 +92,10 @@ private struct HostedScripts {
             // Taken back while this host was stuck in an earlier call: it runs elsewhere, and
             // the server expects no answer from here.
             guard gate?.mayStart(id) ?? true else { return }
-            channel.write(.called(id: id, call(id, key, hook: hook, paramsJSON: params, on: &channel)))
+            let (result, asked) = call(id, key, hook: hook, paramsJSON: params, on: &channel)
+            // A call that asked the server did something outside its VM: its reply must not
+            // be lost, or it would run again (see `HostChannel`).
+            if asked { channel.write(.called(id: id, result)) } else { channel.writeWithBatch(.called(id: id, result)) }
         case .unload(let key):
             contexts[key] = nil
         case .answer:
@@ -135,8 +103,11 @@ private struct HostedScripts {
         }
     }
 
-    private func call(_ id: Int64, _ key: ScriptWorker.Key, hook: String, paramsJSON: String, on channel: inout HostChannel) -> ScriptWorker.Call {
-        guard let context = contexts[key] else { return ScriptWorker.Call(outcome: .notLoaded, logs: [], heapBytes: nil) }
+    /// The call's result, and whether it asked the server anything.
+    private func call(
+        _ id: Int64, _ key: ScriptWorker.Key, hook: String, paramsJSON: String, on channel: inout HostChannel
+    ) -> (ScriptWorker.Call, asked: Bool) {
+        guard let context = contexts[key] else { return (ScriptWorker.Call(outcome: .notLoaded, logs: [], heapBytes: nil), false) }
         let started = Self.uptime
         var step = context.invoke(hook: hook, paramsJSON: paramsJSON)
         // A call that asked the server (a storage call, an HTTP request) goes on with its answers.
@@ -164,16 +135,18 @@ private struct HostedScripts {
         }
         let finished = Self.uptime
         if case .value(let json) = outcome, json.utf8.count > Self.maxResultBytes {
-            return ScriptWorker.Call(outcome: .failed("the result is \(json.utf8.count) bytes of JSON, more than \(Self.maxResultBytes)"), logs: [], heapBytes: nil)
+            let failure = ScriptWorker.Outcome.failed("the result is \(json.utf8.count) bytes of JSON, more than \(Self.maxResultBytes)")
+            return (ScriptWorker.Call(outcome: failure, logs: [], heapBytes: nil), rounds > 0)
         }
         let slow = finished - started > Self.slowCallThreshold
         let measured = slow || finished - context.lastHeapCheck > Self.heapCheckInterval
         if measured { context.lastHeapCheck = finished }
-        return ScriptWorker.Call(
+        let call = ScriptWorker.Call(
             outcome: outcome,
             logs: context.hasLogs ? context.drainLogs().map { (level: $0.0, text: $0.1) } : [],
             heapBytes: measured ? context.heapSize(collectingYoungFirst: slow) : nil
         )
+        return (call, rounds > 0)
     }
 
     private static var uptime: UInt64 { DispatchTime.now().uptimeNanoseconds }
