@@ -261,13 +261,13 @@ final class ScriptWorker: Sendable {
     /// earlier requests (its reply reader writes them, see `readReplies`), through the writer
     /// thread when there is no host yet or its pipe is full.
     private func send(key: Key, budget: Int64, waiter: Waiter?, _ make: (inout State, Int64) -> HostRequest) {
-        let (accepted, startsWriter, wakes) = state.withLock { state -> (Bool, Bool, Bool) in
+        let (accepted, startsWriter, wakes, writing) = state.withLock { state -> (Bool, Bool, Bool, (HostProcess, [UInt8])?) in
             state.nextID += 1
             let request = make(&state, state.nextID)
-            guard !state.stopped else { return (false, false, false) }
+            guard !state.stopped else { return (false, false, false, nil) }
             // Hosts start with the first load or call, so a server without scripts has none.
             if state.host == nil, waiter != nil { state.wantsHost = true }
-            guard state.host != nil || state.wantsHost else { return (false, false, false) }
+            guard state.host != nil || state.wantsHost else { return (false, false, false, nil) }
             // A host with nothing to answer reads its pipe; one busy with a request reads it
             // after answering, which brings the reader here; a call waiting for answers waits.
             let hostWaits = state.pending.isEmpty || request.isAnswer
@@ -278,10 +278,11 @@ final class ScriptWorker: Sendable {
             state.outbox.append(request)
             defer { state.writerStarted = true }
             if let host = state.host {
-                guard hostWaits, state.outbox.writeWhatFits(to: host.requests) else { return (true, false, false) }
+                return (true, false, false, hostWaits ? state.outbox.take().map { (host, $0) } : nil)
             }
-            return (true, !state.writerStarted, state.wakeWriter())
+            return (true, !state.writerStarted, state.wakeWriter(), nil)
         }
+        if let (host, frames) = writing { write(frames, to: host) }
         guard accepted else {
             if let waiter { Self.answer(waiter, file: key.name + ".js", failure: "the script host is stopped") }
             return
@@ -320,7 +321,7 @@ final class ScriptWorker: Sendable {
                     // A host that died cannot take them: its reader reports it, and the
                     // replacement gets what is pending.
                     try? HostFrame.write(frames: frames, to: fd)
-                    state.withLock { $0.outbox.writerDone() }
+                    state.withLock { $0.outbox.written(leaving: []) }
                 case .exit(let abandoned):
                     for pending in abandoned { Self.answer(pending.waiter, file: pending.key.name + ".js", failure: "the script host stopped") }
                     return
@@ -331,9 +332,11 @@ final class ScriptWorker: Sendable {
 
     private func nextWriterWork() -> WriterWork? {
         state.withLock { state in
-            if let lost = state.lostHost {
+            // Not while someone writes to its pipe outside the lock: they wake this thread
+            // when done. Then the host goes before its pipes close: no one writes to their
+            // numbers, reused or not.
+            if let lost = state.lostHost, !state.outbox.isBeingWritten {
                 state.lostHost = nil
-                // Before its pipes close: no one writes to their numbers, reused or not.
                 state.host = nil
                 return .replace(lost)
             }
@@ -345,8 +348,8 @@ final class ScriptWorker: Sendable {
                 state.wantsHost = false
                 return .launch
             }
-            if let host = state.host, !state.outbox.isEmpty, !state.outbox.writerIsWriting {
-                return .write(state.outbox.takeForWriter(), to: host.requests)
+            if let host = state.host, state.lostHost == nil, let frames = state.outbox.take() {
+                return .write(frames, to: host.requests)
             }
             state.writerAwake = false
             return nil
@@ -401,11 +404,30 @@ final class ScriptWorker: Sendable {
     }
 
     private func writeWaitingRequests(to host: HostProcess) {
-        let wakes = state.withLock { state in
-            guard state.host?.pid == host.pid, state.outbox.writeWhatFits(to: host.requests) else { return false }
-            return state.wakeWriter()
+        let frames = state.withLock { state in state.host?.pid == host.pid ? state.outbox.take() : nil }
+        if let frames { write(frames, to: host) }
+    }
+
+    /// Writes `frames`, taken from the outbox, and what comes meanwhile, as far as the pipe
+    /// takes them without waiting; the rest goes to the writer thread, as does a host that
+    /// went away meanwhile (see `HostOutbox`).
+    private func write(_ frames: [UInt8], to host: HostProcess) {
+        var frames = frames
+        while true {
+            // A host that went away takes nothing: its reader reports it, and the
+            // replacement gets what is pending.
+            let written = HostFrame.writeWhatFits(frames, to: host.requests) ?? frames.count
+            let (more, wakes) = state.withLock { state -> ([UInt8]?, Bool) in
+                state.outbox.written(leaving: frames[written...])
+                guard written == frames.count, state.lostHost == nil, state.host?.pid == host.pid else {
+                    return (nil, state.wakeWriter())
+                }
+                return (state.outbox.take(), false)
+            }
+            if wakes { writerWake.signal() }
+            guard let more else { return }
+            frames = more
         }
-        if wakes { writerWake.signal() }
     }
 
     private func receive(_ reply: HostReply) {

@@ -1,18 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Requests framed for one host's pipe and not yet written, kept under the worker's lock.
-/// The pipe is non-blocking on the server's side, so whoever holds the lock may write what
-/// fits without waiting for the host: a caller when the host is idle, the reply reader once
-/// a batch of replies is in. Only what does not fit waits for the writer thread, which alone
+/// The pipe is non-blocking on the server's side, so a caller writing to an idle host, or the
+/// reply reader writing what came while the host was busy, writes itself what fits, without
+/// waiting for the host; only what does not fit waits for the writer thread, which alone
 /// blocks (see `ScriptWorker`). Every hand-off to another thread is a wake-up, which costs
 /// more than the write (measured: the writer thread's semaphore was 6 µs a message).
+///
+/// Whoever writes takes the bytes and writes outside the lock: a `write` that wakes the
+/// host takes microseconds, and callers spinning on the lock meanwhile cost more than the
+/// hop did (measured). Until it is done, no one else writes, or frames would interleave,
+/// and the host's pipes stay open (see `ScriptWorker.nextWriterWork`).
 struct HostOutbox {
-    private(set) var bytes: [UInt8] = []
-    /// The writer thread took bytes to write outside the lock: until it is done, no one else
-    /// writes, or frames would interleave.
-    var writerIsWriting = false
+    private var bytes: [UInt8] = []
+    private(set) var isBeingWritten = false
 
     var isEmpty: Bool { bytes.isEmpty }
 
@@ -20,31 +19,22 @@ struct HostOutbox {
         HostFrame.append(request.encoded, to: &bytes)
     }
 
-    /// Everything, for the writer thread; it writes it outside the lock and then calls `writerDone`.
-    mutating func takeForWriter() -> [UInt8] {
-        writerIsWriting = true
+    /// Everything waiting, for one writer; nil if someone is writing or nothing waits.
+    mutating func take() -> [UInt8]? {
+        guard !isBeingWritten, !bytes.isEmpty else { return nil }
+        isBeingWritten = true
         defer { bytes = [] }
         return bytes
     }
 
-    mutating func writerDone() {
-        writerIsWriting = false
+    /// After a write: what the pipe did not take goes back in front of what came meanwhile.
+    mutating func written(leaving rest: ArraySlice<UInt8>) {
+        if !rest.isEmpty { bytes = Array(rest) + bytes }
+        isBeingWritten = false
     }
 
+    /// What waits, for a host that went away: the next one gets what is pending.
     mutating func clear() {
         bytes = []
-    }
-
-    /// Writes what the pipe takes now, unless the writer thread is writing. True when
-    /// something is left for the writer thread. A host that went away is not written to: its
-    /// reader finds the pipe closed, and the replacement gets what is pending.
-    mutating func writeWhatFits(to fd: Int32) -> Bool {
-        guard !writerIsWriting, !bytes.isEmpty else { return false }
-        guard let written = HostFrame.writeWhatFits(bytes, to: fd) else {
-            bytes = []
-            return false
-        }
-        bytes.removeFirst(written)
-        return !bytes.isEmpty
     }
 }
