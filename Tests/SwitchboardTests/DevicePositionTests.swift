@@ -18,6 +18,14 @@ import Testing
         return (client, client.received { $0.cmd == .direct }.map(\.directMessage.id))
     }
 
+    /// Sends `acks`, waits until they are handled, and logs out.
+    private func acknowledge(_ acks: GenericCommand..., on client: CoreClient) async throws {
+        for ack in acks { client.send(ack) }
+        try await client.awaitHandled()
+        client.close()
+        await client.closed()
+    }
+
     @Test func aLoginReceivesWhatFollowsTheDevicesPositionInEachConversation() async throws {
         let server = try await CoreHarness.start()
         try await introduce("bob", device: "phone", to: server)
@@ -32,18 +40,11 @@ import Testing
         let (phone, all) = try await catchUp(of: "bob", device: "phone", on: server)
         #expect(all == [first.uid, second.uid, third.uid, inGroup.uid])
         // The JS SDK's range up to the second message; another SDK's ids for the group's.
-        phone.send(.ack(cid: pair, from: first.t, to: second.t))
-        phone.send(.ack(ids: [inGroup.uid]))
-        try await phone.awaitHandled()
-        phone.close()
-        await phone.closed()
+        try await acknowledge(.ack(cid: pair, from: first.t, to: second.t), .ack(ids: [inGroup.uid]), on: phone)
 
         let (again, rest) = try await catchUp(of: "bob", device: "phone", on: server)
         #expect(rest == [third.uid])
-        again.send(.ack(ids: [third.uid]))
-        try await again.awaitHandled()
-        again.close()
-        await again.closed()
+        try await acknowledge(.ack(ids: [third.uid]), on: again)
         #expect(try await catchUp(of: "bob", device: "phone", on: server).1.isEmpty)
         await server.stop()
     }
@@ -56,11 +57,7 @@ import Testing
         let first = try await alice.sendText("one", cid: pair)
         let second = try await alice.sendText("two", cid: pair)
         let (phone, _) = try await catchUp(of: "bob", device: "phone", on: server)
-        phone.send(.ack(ids: [second.uid]))
-        phone.send(.ack(cid: pair, from: first.t, to: first.t))
-        try await phone.awaitHandled()
-        phone.close()
-        await phone.closed()
+        try await acknowledge(.ack(ids: [second.uid]), .ack(cid: pair, from: first.t, to: first.t), on: phone)
         #expect(try await catchUp(of: "bob", device: "phone", on: server).1.isEmpty)
         await server.stop()
     }

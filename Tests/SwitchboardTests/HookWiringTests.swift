@@ -227,7 +227,9 @@ import Testing
         #expect(try await erin.nextMessage().id == online.uid)
         erin.send(.ack(cid: cid, from: online.t, to: online.t))
         erin.close()
-        try await erin.waitUntilClosed()
+        // Offline once the server has handled her ack and ended her session, not when her
+        // socket closed: a message sent in between finds her online and is not pushed.
+        try await alice.waitUntilOffline("erin")
 
         try await alice.sendText("fyi", cid: cid)
         let urgent = try await alice.sendText("urgent", cid: cid)
