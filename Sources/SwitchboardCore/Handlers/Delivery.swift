@@ -43,7 +43,7 @@ struct Delivery: Sendable {
         _ command: SharedCommand, to targets: Set<String>?, from sender: String, seq: Int64?, inChatRoom: Bool, priority: MessagePriority,
         except origin: UInt64?
     ) {
-        for clientID in targets ?? Set(context.presence.onlineDevices.keys.map(\.clientID)) {
+        for clientID in targets ?? everyClientOnline(whenStored: seq != nil) {
             // Only what is queued for a client comes in its catch-up: the sender's own copy and
             // chat-room messages always go live.
             let queued = clientID != sender && !inChatRoom
@@ -63,6 +63,13 @@ struct Delivery: Sendable {
                 context.presence.send(command, to: session)
             }
         }
+    }
+
+    /// Who a broadcast reaches here. A stored one skips sessions still catching up: they get
+    /// it with the broadcasts their login reads once the catch-up is over. A transient one is
+    /// not there to read, so they get it too, kept for them until they have caught up.
+    private func everyClientOnline(whenStored stored: Bool) -> Set<String> {
+        stored ? Set(context.presence.onlineDevices.keys.map(\.clientID)) : Set(context.presence.allSessions.map(\.device.clientID))
     }
 
     /// The session's catch-up covers `seq`, but may have missed it (see `Presence`): looked
