@@ -50,7 +50,22 @@ extension PostgresStore: DeliveryState {
         Self.appendPendingQueued(device, seqs, to: &sql)
         sql.appendLiteral(" ORDER BY seq LIMIT ")
         sql.appendInterpolation(limit)
-        return try await all(PostgresQuery(stringInterpolation: sql)).map(RowMapping.message)
+        let pending = PostgresQuery(stringInterpolation: sql)
+        return try await transaction { connection in
+            // After an acknowledgement of the device being committed, not beside it.
+            try await Self.lock(device, connection, logger)
+            return try await connection.all(pending, logger).map(RowMapping.message)
+        }
+    }
+
+    /// Orders what moves a device's positions and what reads them, as SQLite's one writer
+    /// does: an acknowledgement and a read of what the device has still to receive wait for
+    /// each other, so a read never answers an acknowledgement handled before it by sending
+    /// the message again.
+    private static func lock(_ device: DeviceAddress, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.query(
+            "SELECT 1 FROM client_device WHERE client_id = \(device.clientID) AND device_key = \(device.key) FOR UPDATE", logger: logger
+        )
     }
 
     public func trimQueue(of device: DeviceAddress, keepingPerConversation count: Int) async throws {
@@ -124,6 +139,7 @@ extension PostgresStore: DeliveryState {
         queuedQuery.appendLiteral(" RETURNING \(Self.acknowledgedColumns)")
         let (newest, queued) = (PostgresQuery(stringInterpolation: newestQuery), PostgresQuery(stringInterpolation: queuedQuery))
         return try await transaction { connection in
+            try await Self.lock(device, connection, logger)
             var acknowledged: [AcknowledgedMessage] = []
             for row in try await connection.all(newest, logger) {
                 guard let conversationID = row.string("conversation_id"), let seq = row.int64("seq") else { continue }
