@@ -139,6 +139,9 @@ struct Delivery: Sendable {
         let due = pending.filter { context.deliveryTimes.lastDelivery(of: $0, to: device) < cutoff }
         if !due.isEmpty {
             let conversations = try await context.store.conversations(ids: Array(Set(due.map(\.conversationID))))
+            // Before they go: once a message arrives, the device may act on it (ack it, or a
+            // redelivery round may look at it), and its time must be this one by then.
+            context.deliveryTimes.sent(due.compactMap(\.seq), to: device, at: context.clock.now())
             let byID = Dictionary(conversations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for message in due {
                 guard let conversation = byID[message.conversationID] else { continue }
@@ -148,7 +151,6 @@ struct Delivery: Sendable {
                     connection.outbox.send(command)
                 }
             }
-            context.deliveryTimes.sent(due.compactMap(\.seq), to: device, at: context.clock.now())
         }
         return pending.count == context.settings.deliveryBatch ? pending.last?.seq : nil
     }
