@@ -3,6 +3,17 @@ import PostgresNIO
 import SwitchboardCore
 
 extension PostgresStore: DeliveryState {
+    /// Joins a membership (`member`) and one of its client's devices (`device`) to the
+    /// device's position in that conversation.
+    private static let positionJoin = """
+        LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = device.device_key
+            AND position.conversation_id = member.conversation_id
+        """
+
+    /// The last message of the conversation the device has not still to receive: its position,
+    /// or where its client joined or it first logged in, whichever is later.
+    private static let acknowledgedThrough = "GREATEST(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))"
+
     /// Appends the messages to every member that `device` has still to receive, with a `seq`
     /// within `seqs`: those of its client's conversations after its position there, stored
     /// after the client joined and after the device's first login.
@@ -14,10 +25,9 @@ extension PostgresStore: DeliveryState {
         sql.appendInterpolation(device.key)
         sql.appendLiteral("""
 
-            LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = device.device_key
-                AND position.conversation_id = member.conversation_id
+            \(positionJoin)
             JOIN message ON message.conversation_id = member.conversation_id AND message.to_every_member
-                AND message.seq > GREATEST(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
+                AND message.seq > \(acknowledgedThrough)
             WHERE member.client_id = 
             """)
         sql.appendInterpolation(device.clientID)
@@ -174,11 +184,9 @@ extension PostgresStore: DeliveryState {
             SELECT \(unescaped: acknowledgedColumns) FROM message
             WHERE message.conversation_id = \(conversationID) AND message.to_every_member AND message.seq <= \(seq)
                 AND message.sender <> \(device.clientID) AND message.seq > (
-                    SELECT GREATEST(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
-                    FROM conversation_member AS member
+                    SELECT \(unescaped: acknowledgedThrough) FROM conversation_member AS member
                     JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = \(device.key)
-                    LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = device.device_key
-                        AND position.conversation_id = member.conversation_id
+                    \(unescaped: positionJoin)
                     WHERE member.conversation_id = \(conversationID) AND member.client_id = \(device.clientID))
             """,
             logger

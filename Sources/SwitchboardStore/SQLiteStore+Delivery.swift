@@ -2,6 +2,17 @@ import GRDB
 import SwitchboardCore
 
 extension SQLiteStore: DeliveryState {
+    /// Joins a membership (`member`) and one of its client's devices (`device`) to the
+    /// device's position in that conversation.
+    private static let positionJoin = """
+        LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = device.device_key
+            AND position.conversation_id = member.conversation_id
+        """
+
+    /// The last message of the conversation the device has not still to receive: its position,
+    /// or where its client joined or it first logged in, whichever is later.
+    private static let acknowledgedThrough = "max(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))"
+
     /// The messages to every member that a device (?1: client, ?2: device key) has still to
     /// receive, with a `seq` within ?3...?4: those of its client's conversations after its
     /// position there, stored after the client joined and after the device's first login.
@@ -10,10 +21,9 @@ extension SQLiteStore: DeliveryState {
     private static let pendingForMembers = """
         SELECT message.* FROM conversation_member AS member
         JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = ?2
-        LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = ?2
-            AND position.conversation_id = member.conversation_id
+        \(positionJoin)
         JOIN message ON message.conversation_id = member.conversation_id AND message.to_every_member
-            AND message.seq > max(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
+            AND message.seq > \(acknowledgedThrough)
         WHERE member.client_id = ?1 AND message.sender != ?1 AND message.seq BETWEEN ?3 AND ?4
         """
 
@@ -125,11 +135,9 @@ extension SQLiteStore: DeliveryState {
                 SELECT \(acknowledgedColumns) FROM message
                 WHERE message.conversation_id = ?1 AND message.to_every_member AND message.seq <= ?2 AND message.sender != ?3
                     AND message.seq > (
-                        SELECT max(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))
-                        FROM conversation_member AS member
+                        SELECT \(acknowledgedThrough) FROM conversation_member AS member
                         JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = ?4
-                        LEFT JOIN device_position AS position ON position.client_id = member.client_id AND position.device_key = ?4
-                            AND position.conversation_id = member.conversation_id
+                        \(positionJoin)
                         WHERE member.conversation_id = ?1 AND member.client_id = ?3)
                 """,
             arguments: [conversationID, seq, device.clientID, device.key]
