@@ -20,6 +20,8 @@ final class WebSocketOutbox: Outbox {
     private let codec: FrameCodec
     private let capacity: Int
     private let queued = Atomic<Int>(0)
+    /// Frames sent and not yet taken by the loop.
+    private let handedOver = Mutex<[WebSocketFrame]>([])
     private let closed = Atomic<Bool>(false)
     private let onOverflow: @Sendable () -> Void
 
@@ -47,21 +49,38 @@ final class WebSocketOutbox: Outbox {
         case .binary(let bytes): WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: bytes))
         case .text(let text): WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))
         }
-        // Always queued on the loop, even from it, so frames keep the order they were sent
-        // in; there the write's completion callback costs no hop of its own.
-        channel.eventLoop.execute { [self] in
-            // Counted from here, not from the caller: frames the loop has yet to reach are
-            // the server's own lag (a burst of replies to a client's burst of commands), not
-            // the client's. A write the socket takes at once completes within the call.
+        let startsHandOver = handedOver.withLock { frames in
+            frames.append(frame)
+            return frames.count == 1
+        }
+        // One hop to the loop for every frame sent while the last hop waited, and one write
+        // of them all to the socket: a frame per system call cost a wake-up of the reader
+        // each, and woke the loop once per frame.
+        if startsHandOver { channel.eventLoop.execute { [self] in writeHandedOver() } }
+    }
+
+    /// On the loop: writes the frames handed over since the last time, in the order they came.
+    private func writeHandedOver() {
+        let frames = handedOver.withLock { frames in
+            defer { frames.removeAll(keepingCapacity: true) }
+            return frames
+        }
+        // Counted from here, not from the caller: frames the loop has yet to reach are the
+        // server's own lag (a burst of replies to a client's burst of commands), not the
+        // client's. A write the socket takes completes within the flush, so a batch larger
+        // than `capacity` is flushed as it goes before it counts as a full queue.
+        for frame in frames {
+            if queued.load(ordering: .relaxed) >= capacity { channel.flush() }
             guard queued.add(1, ordering: .relaxed).newValue <= capacity else {
                 queued.subtract(1, ordering: .relaxed)
                 if !closed.exchange(true, ordering: .relaxed) { onOverflow() }
-                return
+                break
             }
-            channel.writeAndFlush(frame).whenComplete { [self] _ in
+            channel.write(frame).whenComplete { [self] _ in
                 queued.subtract(1, ordering: .relaxed)
             }
         }
+        channel.flush()
     }
 
     var backlog: Int { queued.load(ordering: .relaxed) }
