@@ -13,7 +13,8 @@ import Synchronization
 /// After the disk fills, the write-ahead log must be emptied into the database and cut
 /// back before anything else is written: otherwise it grows into whatever space is freed,
 /// checkpoints keep failing for want of room to grow the database, and the disk fills again.
-/// Until that checkpoint succeeds, writes fail as the full disk made them fail.
+/// Until that checkpoint succeeds, writes fail as the full disk made them fail. From then on
+/// checkpoints come more often, keeping the log small.
 final class BatchedWriter: Sendable {
     private let database: any DatabaseWriter
     /// Nil for a database in memory.
@@ -48,7 +49,13 @@ final class BatchedWriter: Sendable {
             do {
                 try fileGuard?.check()
                 if diskWasFull.load(ordering: .relaxed) {
-                    _ = try await database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+                    try await database.writeWithoutTransaction { db in
+                        _ = try db.checkpoint(.truncate)
+                        // Space is short: from now on the log is emptied every 1,000 pages
+                        // (SQLite's default), not every `SQLiteStore.checkpointPages`, which
+                        // the disk may not hold, and it would fill again on the log alone.
+                        try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000")
+                    }
                     diskWasFull.store(false, ordering: .relaxed)
                 }
                 let failures = try await run(jobs)

@@ -46,8 +46,6 @@ extension SQLiteStore: ImportStore {
 
     /// The page cache of the connection that writes an import's messages (the writer's, kept).
     static let importCacheKilobytes = 32768
-    /// The write-ahead log's pages between checkpoints while it does (SQLite's default 1000).
-    static let importCheckpointPages = 16384
 
     /// A conversation's row without its roles and lists, which an older version's keep;
     /// `imported_updated_at` marks it as the import wrote it.
@@ -182,10 +180,8 @@ extension SQLiteStore: ImportStore {
         return try await writer.write { db in
             // The indexes by id and (when kept up) by conversation take every batch's messages
             // all over: with SQLite's default cache of 2 MB their pages are read again from the
-            // file for each; and a checkpoint every 4 MB of log copied the same pages back again
-            // and again.
+            // file for each.
             try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKilobytes)")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.importCheckpointPages)")
             let exists = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM conversation WHERE id = ?)")
             let present = try conversationIDs.map { try Bool.fetchOne(exists, arguments: [$0]) ?? false }
             // No client token (it only guards a sender's resend) and no queue: imported

@@ -41,6 +41,9 @@ public final class SQLiteStore: MessageStore, Sendable {
         try database.write { try $0.execute(sql: HistoryIndex.create) }
     }
 
+    /// Pages of write-ahead log between checkpoints: 64 MB of SQLite's 4 KB pages.
+    static let checkpointPages = 16384
+
     private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -50,9 +53,15 @@ public final class SQLiteStore: MessageStore, Sendable {
             // lose the last transactions but never corrupts the file. Acknowledged messages
             // survive a crash of the process, which is what the ack promises.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // A checkpoint that resets the write-ahead log also cuts its file back to this,
-            // so a burst does not keep its disk space for good.
-            try db.execute(sql: "PRAGMA journal_size_limit = 16777216")
+            // A checkpoint copies every page the log holds back into the file, and syncs both:
+            // at SQLite's default of every 1,000 pages (4 MB) it ran dozens of times a second
+            // under load, copying the same index pages again each time (a fifth of the store's
+            // CPU per message). A checkpoint that resets the log also cuts its file back to
+            // the same size, so a burst does not keep more disk space for good, and the log
+            // does not shrink and grow again between checkpoints (which cost as much as the
+            // checkpoints saved).
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(checkpointPages * 4096)")
         }
         return configuration
     }
