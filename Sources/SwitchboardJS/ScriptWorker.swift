@@ -416,7 +416,7 @@ final class ScriptWorker: Sendable {
         while true {
             // A host that went away takes nothing: its reader reports it, and the
             // replacement gets what is pending.
-            let written = HostFrame.writeWhatFits(frames, to: host.requests) ?? frames.count
+            let written = HostFrame.writeWhatFits(frames[...], to: host.requests) ?? frames.count
             let (more, wakes) = state.withLock { state -> ([UInt8]?, Bool) in
                 state.outbox.written(leaving: frames[written...])
                 guard written == frames.count, state.lostHost == nil, state.host?.pid == host.pid else {

@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// The framing between the server and its script hosts: a little-endian 32-bit length,
-/// then that many bytes. Both ends read and write whole frames on blocking pipes.
+/// then that many bytes. Both ends read and write whole frames; the server's end of the
+/// requests' pipe is non-blocking (see `HostOutbox`).
 enum HostFrame {
     /// Larger frames mean a confused peer: a script's source and a call's params are far below.
     static let maxLength = 64 << 20
@@ -20,22 +21,18 @@ enum HostFrame {
     /// room when the pipe is full.
     static func write(frames: [UInt8], to fd: Int32) throws(Broken) {
         var sent = 0
-        while sent < frames.count {
-            let written = frames.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + sent, $0.count - sent) }
-            if written < 0, errno == EINTR { continue }
-            if written < 0, errno == EAGAIN {
-                var room = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&room, 1, -1)
-                continue
-            }
-            guard written > 0 else { throw Broken() }
+        while true {
+            guard let written = writeWhatFits(frames[sent...], to: fd) else { throw Broken() }
             sent += written
+            guard sent < frames.count else { return }
+            var room = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&room, 1, -1)
         }
     }
 
     /// Writes what a non-blocking pipe takes now, without waiting; returns how many bytes,
     /// nil if the pipe is broken.
-    static func writeWhatFits(_ frames: [UInt8], to fd: Int32) -> Int? {
+    static func writeWhatFits(_ frames: ArraySlice<UInt8>, to fd: Int32) -> Int? {
         var sent = 0
         while sent < frames.count {
             let written = frames.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + sent, $0.count - sent) }

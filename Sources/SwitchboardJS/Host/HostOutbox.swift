@@ -13,8 +13,6 @@ struct HostOutbox {
     private var bytes: [UInt8] = []
     private(set) var isBeingWritten = false
 
-    var isEmpty: Bool { bytes.isEmpty }
-
     mutating func append(_ request: HostRequest) {
         HostFrame.append(request.encoded, to: &bytes)
     }
