@@ -233,6 +233,11 @@ enum Migrations {
                 CREATE INDEX message_to_every_member ON message(conversation_id) WHERE to_every_member;
                 """)
         }
+        migrator.registerMigration("v21: client tokens looked up in memory") { db in
+            // A message sent again is found among its conversation's recent tokens, read from
+            // the rows (see `RecentClientTokens`): the index took a random page per message.
+            try db.execute(sql: "DROP INDEX message_by_client_token")
+        }
         return migrator
     }
 }

@@ -17,10 +17,13 @@ extension SQLiteStore: MessageLog {
 
     private func insert(_ message: Message, queueFor queueing: Queueing) async throws -> Message {
         try await writer.write { db in
+            if let token = message.clientToken, let first = try self.storedCopy(of: message, token: token, db) {
+                return first
+            }
             let (text, bytes) = RowMapping.columns(message.content)
             try db.executeCached(
                 sql: """
-                    INSERT OR IGNORE INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids,
+                    INSERT INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids,
                         patch_timestamp, wants_receipt, client_token, audience, to_every_member)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
@@ -30,15 +33,10 @@ extension SQLiteStore: MessageLog {
                     message.wantsReceipt, message.clientToken, message.audience.map(RowMapping.json), queueing == .everyMember,
                 ]
             )
-            guard db.changesCount > 0 else {
-                // Only the client token can collide: message ids never repeat.
-                let stored = try Row.fetchOne(
-                    db, cachedSQL: "SELECT * FROM message WHERE conversation_id = ? AND sender = ? AND client_token = ?",
-                    arguments: [message.conversationID, message.from, message.clientToken]
-                )
-                return stored.map(RowMapping.message) ?? message
-            }
             let seq = db.lastInsertedRowID
+            if let token = message.clientToken {
+                self.clientTokens.record(in: message.conversationID, sender: message.from, token: token, seq: seq, timestamp: message.timestamp)
+            }
             switch queueing {
             case .nobody:
                 break
@@ -78,6 +76,29 @@ extension SQLiteStore: MessageLog {
             stored.seq = seq
             return stored
         }
+    }
+
+    /// The first copy of a message sent again with the same `dt` (see `RecentClientTokens`).
+    private func storedCopy(of message: Message, token: String, _ db: Database) throws -> Message? {
+        let conversationID = message.conversationID
+        if !clientTokens.isHeld(conversationID) {
+            let rows = try Row.fetchAll(
+                db,
+                cachedSQL: """
+                    SELECT sender, client_token, seq, timestamp FROM message
+                    WHERE conversation_id = ? AND timestamp >= ? AND client_token IS NOT NULL
+                    ORDER BY timestamp DESC, seq DESC LIMIT ?
+                    """,
+                arguments: [conversationID, message.timestamp - clientTokens.duration, clientTokens.perConversation]
+            )
+            clientTokens.fill(conversationID, with: rows.reversed().map { ($0["sender"], $0["client_token"], $0["seq"], $0["timestamp"]) })
+        }
+        guard let seq = clientTokens.seq(in: conversationID, sender: message.from, token: token, at: message.timestamp),
+            let row = try Row.fetchOne(db, cachedSQL: "SELECT * FROM message WHERE seq = ?", arguments: [seq])
+        else { return nil }
+        // A token recorded in a transaction that was rolled back names a `seq` another message took.
+        let stored = RowMapping.message(row)
+        return stored.conversationID == conversationID && stored.from == message.from && stored.clientToken == token ? stored : nil
     }
 
     public func message(id: String) async throws -> Message? {

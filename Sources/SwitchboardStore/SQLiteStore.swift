@@ -16,6 +16,8 @@ public final class SQLiteStore: MessageStore, Sendable {
     private let fileGuard: DatabaseFileGuard?
     /// Conversations with their members, read on every message sent.
     let cache = ConversationCache(capacity: 100_000)
+    /// The `dt` tokens of recent messages, which a message sent again is looked up in.
+    let clientTokens = RecentClientTokens()
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public convenience init(path: String) throws {
