@@ -10,8 +10,8 @@ import Synchronization
 /// messages with a token and at most `duration` older: a client sends a message again when
 /// its ack was lost, right after it reconnects. A conversation's tokens are read from the
 /// database the first time it stores a message with one (after a restart, or after it was
-/// dropped to keep the total at `capacity`), so what is recognized does not depend on what
-/// this process remembers.
+/// dropped: gone quiet past the window, or to keep the total at `capacity`), so what is
+/// recognized does not depend on what this process remembers.
 ///
 /// Used inside the store's write transactions, which run one at a time: between `isHeld` and
 /// `fill` nothing else touches the conversation. A token recorded in a transaction that is
@@ -64,6 +64,7 @@ final class RecentClientTokens: Sendable {
     private struct State {
         var conversations: [String: Conversation] = [:]
         var total = 0
+        var recordsSinceSweep = 0
     }
 
     private let state = Mutex(State())
@@ -113,7 +114,27 @@ final class RecentClientTokens: Sendable {
             state.total += 1 - state.conversations[conversationID, default: Conversation()].trim(
                 to: perConversation, olderThan: timestamp - duration
             )
+            state.recordsSinceSweep += 1
+            if state.recordsSinceSweep >= max(Self.recordsBetweenSweeps, state.conversations.count) {
+                sweep(&state, olderThan: timestamp - duration)
+            }
             makeRoom(&state, keeping: conversationID)
+        }
+    }
+
+    /// Records between two sweeps at least; more when more conversations are held, so that a
+    /// sweep costs a constant time per record.
+    static let recordsBetweenSweeps = 1_000
+
+    /// Drops the conversations whose newest token is past the window: tokens are otherwise
+    /// trimmed only when their conversation stores a message, and one that went quiet would
+    /// keep its own until the total reached `capacity`.
+    private func sweep(_ state: inout State, olderThan oldest: Int64) {
+        state.recordsSinceSweep = 0
+        let quiet = state.conversations.filter { ($0.value.entries.last?.timestamp ?? .min) < oldest }
+        for (id, conversation) in quiet {
+            state.conversations[id] = nil
+            state.total -= conversation.count
         }
     }
 

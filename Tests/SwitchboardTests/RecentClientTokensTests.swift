@@ -89,4 +89,19 @@ import Testing
         #expect(tokens.seq(in: "c2", sender: "bob", token: "w", at: 1_010) == 6)
         #expect(tokens.seq(in: "c2", sender: "bob", token: "w", at: 1_011) == nil)
     }
+
+    /// A conversation gone quiet does not keep its tokens until the total reaches the capacity.
+    @Test func quietConversationsAreSweptAway() {
+        let tokens = RecentClientTokens(duration: 1_000, perConversation: 10, capacity: 1_000_000)
+        tokens.record(in: "quiet", sender: "alice", token: "a", seq: 1, timestamp: 0)
+        // The sweep at the 1,000th record finds it still within the window.
+        for index in 1..<RecentClientTokens.recordsBetweenSweeps {
+            tokens.record(in: "busy", sender: "bob", token: "b\(index)", seq: Int64(index + 1), timestamp: 500)
+        }
+        #expect(tokens.isHeld("quiet"))
+        for index in 0..<RecentClientTokens.recordsBetweenSweeps {
+            tokens.record(in: "busy", sender: "bob", token: "c\(index)", seq: Int64(index + 2_000), timestamp: 1_001)
+        }
+        #expect(!tokens.isHeld("quiet") && tokens.isHeld("busy"))
+    }
 }
