@@ -10,7 +10,7 @@ import Synchronization
 /// messages with a token and at most `duration` older: a client sends a message again when
 /// its ack was lost, right after it reconnects. A conversation's tokens are read from the
 /// database the first time it stores a message with one (after a restart, or after it was
-/// dropped: gone quiet past the window, or to keep the total at `capacity`), so what is
+/// dropped: gone quiet past the window, or to keep within `capacity`), so what is
 /// recognized does not depend on what this process remembers.
 ///
 /// Used inside the store's write transactions, which run one at a time: between `isHeld` and
@@ -21,9 +21,10 @@ final class RecentClientTokens: Sendable {
     let duration: Int64
     /// Tokens kept per conversation at most: the newest.
     let perConversation: Int
-    /// Tokens kept in all; past it, arbitrary conversations are dropped (and read again when
-    /// they next store a message with a token).
-    let capacity: Int
+    /// Tokens and conversations kept in all; past either, arbitrary conversations are dropped
+    /// (and read again when they next store a message with a token). Conversations count on
+    /// their own: each takes memory for its collections however few tokens it holds.
+    let capacity: (tokens: Int, conversations: Int)
 
     private struct Entry {
         var key: Int
@@ -69,7 +70,7 @@ final class RecentClientTokens: Sendable {
 
     private let state = Mutex(State())
 
-    init(duration: Int64 = 3_600_000, perConversation: Int = 10_000, capacity: Int = 1_000_000) {
+    init(duration: Int64 = 3_600_000, perConversation: Int = 10_000, capacity: (tokens: Int, conversations: Int) = (1_000_000, 100_000)) {
         self.duration = duration
         self.perConversation = perConversation
         self.capacity = capacity
@@ -128,7 +129,7 @@ final class RecentClientTokens: Sendable {
 
     /// Drops the conversations whose newest token is past the window: tokens are otherwise
     /// trimmed only when their conversation stores a message, and one that went quiet would
-    /// keep its own until the total reached `capacity`.
+    /// keep its own until the total reached the capacity.
     private func sweep(_ state: inout State, olderThan oldest: Int64) {
         state.recordsSinceSweep = 0
         let quiet = state.conversations.filter { ($0.value.entries.last?.timestamp ?? .min) < oldest }
@@ -139,7 +140,9 @@ final class RecentClientTokens: Sendable {
     }
 
     private func makeRoom(_ state: inout State, keeping kept: String) {
-        while state.total > capacity, let other = state.conversations.keys.first(where: { $0 != kept }) {
+        while state.total > capacity.tokens || state.conversations.count > capacity.conversations,
+            let other = state.conversations.keys.first(where: { $0 != kept })
+        {
             state.total -= state.conversations.removeValue(forKey: other)?.count ?? 0
         }
     }

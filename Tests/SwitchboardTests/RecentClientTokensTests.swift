@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func conversationsPastTheCapacityAreDroppedWhole() {
-        let tokens = RecentClientTokens(duration: 1_000, perConversation: 3, capacity: 4)
+        let tokens = RecentClientTokens(duration: 1_000, perConversation: 3, capacity: (tokens: 4, conversations: 2))
         tokens.fill("c1", with: [("alice", "a", 1, 10), ("alice", "b", 2, 10)])
         #expect(tokens.seq(in: "c1", sender: "alice", token: "b", at: 10) == 2)
         tokens.record(in: "c2", sender: "bob", token: "x", seq: 3, timestamp: 10)
@@ -88,11 +88,15 @@ import Testing
         #expect(tokens.seq(in: "c2", sender: "bob", token: "y", at: 10) == 4)
         #expect(tokens.seq(in: "c2", sender: "bob", token: "w", at: 1_010) == 6)
         #expect(tokens.seq(in: "c2", sender: "bob", token: "w", at: 1_011) == nil)
+        // Conversations count too, however few tokens each holds.
+        tokens.record(in: "c3", sender: "carol", token: "x", seq: 7, timestamp: 10)
+        tokens.record(in: "c4", sender: "carol", token: "y", seq: 8, timestamp: 10)
+        #expect([tokens.isHeld("c2"), tokens.isHeld("c3")].filter { $0 }.count == 1 && tokens.isHeld("c4"))
     }
 
     /// A conversation gone quiet does not keep its tokens until the total reaches the capacity.
     @Test func quietConversationsAreSweptAway() {
-        let tokens = RecentClientTokens(duration: 1_000, perConversation: 10, capacity: 1_000_000)
+        let tokens = RecentClientTokens(duration: 1_000, perConversation: 10, capacity: (tokens: 1_000_000, conversations: 100))
         tokens.record(in: "quiet", sender: "alice", token: "a", seq: 1, timestamp: 0)
         // The sweep at the 1,000th record finds it still within the window.
         for index in 1..<RecentClientTokens.recordsBetweenSweeps {
