@@ -238,6 +238,37 @@ enum Migrations {
             // the rows (see `RecentClientTokens`): the index took a random page per message.
             try db.execute(sql: "DROP INDEX message_by_client_token")
         }
+        migrator.registerMigration("v22: positions with timestamp floors") { db in
+            // Messages to every member are found from a position through the index by
+            // conversation and time, not an index of their own (which took a page per message):
+            // each position keeps a floor, and a message stored after it has a timestamp of at
+            // least the floor less the clock's inversion. `delivery_clock` holds the newest
+            // timestamp of a message to every member and the most any later one fell below it
+            // (they are stamped before hooks run and stored after, so not quite in order).
+            try db.execute(sql: """
+                ALTER TABLE device_position ADD COLUMN acknowledged_floor INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE client_device ADD COLUMN since_floor INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE conversation_member ADD COLUMN joined_floor INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE delivery_clock (id INTEGER PRIMARY KEY CHECK (id = 1), newest INTEGER NOT NULL, inversion INTEGER NOT NULL);
+                """)
+            var newest = Int64.min
+            var inversion: Int64 = 0
+            let timestamps = try Int64.fetchCursor(db, sql: "SELECT timestamp FROM message WHERE to_every_member ORDER BY seq")
+            while let timestamp = try timestamps.next() {
+                if newest != .min { inversion = max(inversion, newest - timestamp) }
+                newest = max(newest, timestamp)
+            }
+            try db.execute(
+                sql: "INSERT INTO delivery_clock (id, newest, inversion) VALUES (1, ?, ?)", arguments: [newest == .min ? 0 : newest, inversion]
+            )
+            // The message a device acknowledged last is its floor; the rest have none and read
+            // their conversations whole until their position moves.
+            try db.execute(sql: """
+                UPDATE device_position SET acknowledged_floor = COALESCE(
+                    (SELECT timestamp FROM message WHERE seq = acknowledged_seq AND to_every_member), 0);
+                DROP INDEX message_to_every_member;
+                """)
+        }
         return migrator
     }
 }

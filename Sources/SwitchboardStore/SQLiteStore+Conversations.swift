@@ -183,8 +183,8 @@ extension SQLiteStore: ConversationStore {
             try db.executeCached(
                 // A member receives the messages stored after it joined.
                 sql: """
-                    INSERT OR IGNORE INTO conversation_member (conversation_id, client_id, position, joined_at, joined_seq)
-                    VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) FROM message))
+                    INSERT OR IGNORE INTO conversation_member (conversation_id, client_id, position, joined_at, joined_seq, joined_floor)
+                    VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) FROM message), (SELECT newest FROM delivery_clock))
                     """,
                 arguments: [conversation.id, member, position, joinedAt ?? conversation.updatedAt]
             )

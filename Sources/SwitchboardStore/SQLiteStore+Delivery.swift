@@ -13,18 +13,24 @@ extension SQLiteStore: DeliveryState {
     /// or where its client joined or it first logged in, whichever is later.
     private static let acknowledgedThrough = "max(member.joined_seq, device.since_seq, COALESCE(position.acknowledged_seq, 0))"
 
+    /// The earliest timestamp a message after `acknowledgedThrough` may have: each of the three
+    /// positions' floors holds for the messages after it, so the largest holds for those after
+    /// all three, less how far a message may fall below those stored before it (migration v22).
+    private static let timestampFloor = """
+        max(member.joined_floor, device.since_floor, COALESCE(position.acknowledged_floor, 0)) - (SELECT inversion FROM delivery_clock)
+        """
+
     /// The messages to every member that a device (?1: client, ?2: device key) has still to
     /// receive, with a `seq` within ?3...?4: those of its client's conversations after its
     /// position there, stored after the client joined and after the device's first login.
-    /// A conversation's new messages are on the index's last pages, so each membership costs
-    /// one seek.
+    /// Each membership costs one seek in the index by conversation and time, from the floor.
     private static let pendingForMembers = """
         SELECT message.* FROM conversation_member AS member
         JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = ?2
         \(positionJoin)
-        JOIN message ON message.conversation_id = member.conversation_id AND message.to_every_member
-            AND message.seq > \(acknowledgedThrough)
-        WHERE member.client_id = ?1 AND message.sender != ?1 AND message.seq BETWEEN ?3 AND ?4
+        JOIN message ON message.conversation_id = member.conversation_id AND message.timestamp >= \(timestampFloor)
+            AND message.to_every_member AND message.seq > \(acknowledgedThrough)
+        WHERE member.client_id = ?1 AND message.sender != ?1 AND +message.seq BETWEEN ?3 AND ?4
         """
 
     /// The copies queued for the device (?1, ?2) with a `seq` within ?3...?4.
@@ -50,25 +56,29 @@ extension SQLiteStore: DeliveryState {
             let older = try Row.fetchAll(
                 db,
                 cachedSQL: """
-                    SELECT conversation_id, seq, queued FROM (
-                        SELECT conversation_id, seq, queued,
+                    SELECT conversation_id, seq, timestamp, queued FROM (
+                        SELECT conversation_id, seq, timestamp, queued,
                             ROW_NUMBER() OVER (PARTITION BY conversation_id ORDER BY seq DESC) AS newness
                         FROM (
-                            SELECT conversation_id, seq, 0 AS queued FROM (\(Self.pendingForMembers))
-                            UNION ALL SELECT conversation_id, seq, 1 AS queued FROM (\(Self.pendingQueued))
+                            SELECT conversation_id, seq, timestamp, 0 AS queued FROM (\(Self.pendingForMembers))
+                            UNION ALL SELECT conversation_id, seq, timestamp, 1 AS queued FROM (\(Self.pendingQueued))
                         )
                     ) WHERE newness > ?5
                     """,
                 arguments: [device.clientID, device.key, 1, Int64.max, count]
             )
-            var positions: [String: Int64] = [:]
+            var positions: [String: (seq: Int64, timestamp: Int64)] = [:]
             var queued: [Int64] = []
             for row in older {
-                let (conversationID, seq): (String, Int64) = (row["conversation_id"], row["seq"])
-                if row["queued"] { queued.append(seq) } else { positions[conversationID] = max(positions[conversationID] ?? 0, seq) }
+                let (conversationID, seq, timestamp): (String, Int64, Int64) = (row["conversation_id"], row["seq"], row["timestamp"])
+                if row["queued"] {
+                    queued.append(seq)
+                } else if seq > positions[conversationID]?.seq ?? 0 {
+                    positions[conversationID] = (seq, timestamp)
+                }
             }
-            for (conversationID, seq) in positions {
-                try Self.move(device, in: conversationID, to: seq, db)
+            for (conversationID, position) in positions {
+                try Self.move(device, in: conversationID, to: position.seq, stampedAt: position.timestamp, db)
             }
             try Self.unqueue(queued, for: device, db)
         }
@@ -92,13 +102,17 @@ extension SQLiteStore: DeliveryState {
     private func acknowledge(_ device: DeviceAddress, messagesWhere condition: String, _ arguments: StatementArguments) async throws -> [AcknowledgedMessage] {
         try await writer.write { db in
             var acknowledged: [AcknowledgedMessage] = []
+            // With MAX, SQLite takes the other columns from the row that has it.
             let newest = try Row.fetchAll(
                 db,
-                cachedSQL: "SELECT conversation_id, MAX(seq) AS seq FROM message WHERE message.to_every_member AND \(condition) GROUP BY conversation_id",
+                cachedSQL: """
+                    SELECT conversation_id, MAX(seq) AS seq, timestamp FROM message WHERE message.to_every_member AND \(condition)
+                    GROUP BY conversation_id
+                    """,
                 arguments: arguments
             )
             for row in newest {
-                acknowledged += try Self.advance(device, in: row["conversation_id"], through: row["seq"], db)
+                acknowledged += try Self.advance(device, in: row["conversation_id"], through: row["seq"], stampedAt: row["timestamp"], db)
             }
             let queued = try Row.fetchAll(
                 db,
@@ -126,34 +140,41 @@ extension SQLiteStore: DeliveryState {
         AcknowledgedMessage(seq: row[0], id: row[1], conversationID: row[2], from: row[3], timestamp: row[4], wantsReceipt: row[5])
     }
 
-    /// Moves the device's position in a conversation up to `seq`; returns the messages it had
-    /// still to receive up to there (none if its client is not a member or it was already past).
-    private static func advance(_ device: DeviceAddress, in conversationID: String, through seq: Int64, _ db: Database) throws -> [AcknowledgedMessage] {
+    /// Moves the device's position in a conversation up to `seq` (a message to every member
+    /// stamped at `timestamp`); returns the messages it had still to receive up to there (none
+    /// if its client is not a member or it was already past).
+    private static func advance(
+        _ device: DeviceAddress, in conversationID: String, through seq: Int64, stampedAt timestamp: Int64, _ db: Database
+    ) throws -> [AcknowledgedMessage] {
         let passed = try Row.fetchAll(
             db,
             cachedSQL: """
-                SELECT \(acknowledgedColumns) FROM message
-                WHERE message.conversation_id = ?1 AND message.to_every_member AND message.seq <= ?2 AND message.sender != ?3
-                    AND message.seq > (
-                        SELECT \(acknowledgedThrough) FROM conversation_member AS member
-                        JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = ?4
-                        \(positionJoin)
-                        WHERE member.conversation_id = ?1 AND member.client_id = ?3)
+                WITH mark AS (
+                    SELECT \(acknowledgedThrough) AS seq, \(timestampFloor) AS floor FROM conversation_member AS member
+                    JOIN client_device AS device ON device.client_id = member.client_id AND device.device_key = ?4
+                    \(positionJoin)
+                    WHERE member.conversation_id = ?1 AND member.client_id = ?3)
+                SELECT \(acknowledgedColumns) FROM mark JOIN message ON message.conversation_id = ?1 AND message.timestamp >= mark.floor
+                    AND message.to_every_member AND +message.seq <= ?2 AND message.sender != ?3 AND message.seq > mark.seq
+                ORDER BY message.seq
                 """,
             arguments: [conversationID, seq, device.clientID, device.key]
         ).map(acknowledgedMessage)
         // Only the client's own messages, or none, were passed: there is nothing to move past.
-        if !passed.isEmpty { try move(device, in: conversationID, to: seq, db) }
+        if !passed.isEmpty { try move(device, in: conversationID, to: seq, stampedAt: timestamp, db) }
         return passed
     }
 
-    private static func move(_ device: DeviceAddress, in conversationID: String, to seq: Int64, _ db: Database) throws {
+    /// A message to every member is its own position's floor: those stored after it have a
+    /// timestamp of at least its own less the inversion.
+    private static func move(_ device: DeviceAddress, in conversationID: String, to seq: Int64, stampedAt timestamp: Int64, _ db: Database) throws {
         try db.executeCached(
             sql: """
-                INSERT INTO device_position (client_id, device_key, conversation_id, acknowledged_seq) VALUES (?, ?, ?, ?)
-                ON CONFLICT DO UPDATE SET acknowledged_seq = max(acknowledged_seq, excluded.acknowledged_seq)
+                INSERT INTO device_position (client_id, device_key, conversation_id, acknowledged_seq, acknowledged_floor) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT DO UPDATE SET acknowledged_seq = max(acknowledged_seq, excluded.acknowledged_seq),
+                    acknowledged_floor = max(acknowledged_floor, excluded.acknowledged_floor)
                 """,
-            arguments: [device.clientID, device.key, conversationID, seq]
+            arguments: [device.clientID, device.key, conversationID, seq, timestamp]
         )
     }
 
@@ -186,8 +207,8 @@ extension SQLiteStore: DeliveryState {
             // A new device receives what is stored from now on.
             try db.executeCached(
                 sql: """
-                    INSERT INTO client_device (client_id, device_key, last_seen_at, since_seq)
-                    VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) FROM message))
+                    INSERT INTO client_device (client_id, device_key, last_seen_at, since_seq, since_floor)
+                    VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) FROM message), (SELECT newest FROM delivery_clock))
                     ON CONFLICT DO UPDATE SET last_seen_at = excluded.last_seen_at
                     """,
                 arguments: [device.clientID, device.key, time]

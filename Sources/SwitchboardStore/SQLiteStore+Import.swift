@@ -137,8 +137,8 @@ extension SQLiteStore: ImportStore {
                     try db.executeCached(
                         // Imported history is not delivered: the member receives what is stored from now on.
                         sql: """
-                            INSERT INTO conversation_member (conversation_id, client_id, position, joined_at, joined_seq)
-                            VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) FROM message))
+                            INSERT INTO conversation_member (conversation_id, client_id, position, joined_at, joined_seq, joined_floor)
+                            VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) FROM message), (SELECT newest FROM delivery_clock))
                             """,
                         arguments: [subscription.conversationID, subscription.clientID, position, subscription.joinedAt]
                     )

@@ -41,6 +41,12 @@ extension SQLiteStore: MessageLog {
             case .nobody:
                 break
             case .everyMember:
+                // Positions find it through its timestamp (see migration v22): it may be below
+                // the newest of those stored before it, by at most the inversion.
+                try db.executeCached(
+                    sql: "UPDATE delivery_clock SET inversion = max(inversion, newest - ?1), newest = max(newest, ?1)",
+                    arguments: [message.timestamp]
+                )
                 // Devices find it from their positions. A copy is queued only for a member that
                 // never logged in (for its first device), and for a device that first logged in
                 // after the message took its `seq` (where commits are concurrent: its position
