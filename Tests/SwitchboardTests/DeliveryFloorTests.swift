@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SwitchboardCore
 @testable import SwitchboardStore
 import Testing
@@ -52,22 +51,17 @@ import Testing
     /// already stored, so a position acknowledged past a message stamped later than one stored
     /// after it still gets that one.
     @Test func theUpgradeCountsTheInversionOfMessagesAlreadyStored() async throws {
-        let path = TestServer.temporaryDirectory() + "/upgraded.sqlite"
-        let old = try DatabaseQueue(path: path)
-        try await Migrations.migrator.migrate(old, upTo: "v21: client tokens looked up in memory")
-        try await old.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO conversation (id, kind, creator, created_at, updated_at) VALUES ('c1', 1, 'alice', \(t), \(t));
-                    INSERT INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES ('c1', 'alice', 0, \(t)), ('c1', 'bob', 1, \(t));
-                    INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES ('bob', 'phone', \(t));
-                    INSERT INTO message (id, conversation_id, sender, text, timestamp, to_every_member) VALUES
-                        ('first', 'c1', 'alice', 'first', \(t + 1_000), 1), ('late', 'c1', 'alice', 'late', \(t + 100), 1);
-                    INSERT INTO device_position (client_id, device_key, conversation_id, acknowledged_seq) VALUES ('bob', 'phone', 'c1', 1);
-                    """
-            )
-        }
-        try old.close()
+        let path = try await earlierDatabase(
+            upTo: "v21: client tokens looked up in memory",
+            rows: """
+                INSERT INTO conversation (id, kind, creator, created_at, updated_at) VALUES ('c1', 1, 'alice', \(t), \(t));
+                INSERT INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES ('c1', 'alice', 0, \(t)), ('c1', 'bob', 1, \(t));
+                INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES ('bob', 'phone', \(t));
+                INSERT INTO message (id, conversation_id, sender, text, timestamp, to_every_member) VALUES
+                    ('first', 'c1', 'alice', 'first', \(t + 1_000), 1), ('late', 'c1', 'alice', 'late', \(t + 100), 1);
+                INSERT INTO device_position (client_id, device_key, conversation_id, acknowledged_seq) VALUES ('bob', 'phone', 'c1', 1);
+                """
+        )
         let store = try SQLiteStore(path: path)
         #expect(try await store.pendingMessages(for: DeviceAddress(clientID: "bob", key: "phone"), seqs: 1...Int64.max, limit: 10).map(\.id) == ["late"])
     }

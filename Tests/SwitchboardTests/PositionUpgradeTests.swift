@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SwitchboardCore
 @testable import SwitchboardStore
 import Testing
@@ -8,23 +7,17 @@ import Testing
 /// at the upgrade are delivered and acknowledged as before, and what follows goes by position.
 @Suite(.storeBlind) struct PositionUpgradeTests {
     @Test func copiesQueuedBeforeTheUpgradeAreStillDeliveredOnceAlongsideNewMessages() async throws {
-        let path = TestServer.temporaryDirectory() + "/upgraded.sqlite"
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let t: Int64 = 1_700_000_000_000
-        let old = try DatabaseQueue(path: path)
-        try await Migrations.migrator.migrate(old, upTo: "v19: vendor accounts of devices")
-        try await old.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO conversation (id, kind, creator, created_at, updated_at) VALUES ('c1', 1, 'alice', \(t), \(t));
-                    INSERT INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES ('c1', 'alice', 0, \(t)), ('c1', 'bob', 1, \(t));
-                    INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES ('bob', 'phone', \(t));
-                    INSERT INTO message (id, conversation_id, sender, text, timestamp) VALUES ('old', 'c1', 'alice', 'queued before', \(t + 1));
-                    INSERT INTO device_inbox (client_id, device_key, message_seq, delivered_at) VALUES ('bob', 'phone', 1, \(t + 1));
-                    """
-            )
-        }
-        try old.close()
+        let path = try await earlierDatabase(
+            upTo: "v19: vendor accounts of devices",
+            rows: """
+                INSERT INTO conversation (id, kind, creator, created_at, updated_at) VALUES ('c1', 1, 'alice', \(t), \(t));
+                INSERT INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES ('c1', 'alice', 0, \(t)), ('c1', 'bob', 1, \(t));
+                INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES ('bob', 'phone', \(t));
+                INSERT INTO message (id, conversation_id, sender, text, timestamp) VALUES ('old', 'c1', 'alice', 'queued before', \(t + 1));
+                INSERT INTO device_inbox (client_id, device_key, message_seq, delivered_at) VALUES ('bob', 'phone', 1, \(t + 1));
+                """
+        )
         let store = try SQLiteStore(path: path)
         let phone = DeviceAddress(clientID: "bob", key: "phone")
         let new = try await store.append(
