@@ -41,8 +41,8 @@ extension SQLiteStore: MessageLog {
             case .nobody:
                 break
             case .everyMember:
-                // Positions find it through its timestamp (see migration v22): it may be below
-                // the newest of those stored before it, by at most the inversion.
+                // Positions find it through its timestamp (see migration v22): stamped below the
+                // newest of those stored before it, it widens the inversion to cover it.
                 try db.executeCached(
                     sql: "UPDATE delivery_clock SET inversion = max(inversion, newest - ?1), newest = max(newest, ?1)",
                     arguments: [message.timestamp]
