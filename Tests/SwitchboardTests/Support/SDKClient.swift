@@ -43,6 +43,17 @@ extension SDKClient {
         try await request(.onlineStatus([]))
     }
 
+    /// Every message of the conversation's history, oldest first: page by page, each page
+    /// the messages older than the oldest one already read (one page holds at most 1,000).
+    func wholeHistory(cid: String) async throws -> [LogItem] {
+        var items: [LogItem] = []
+        while true {
+            let page = try await request(.logs(cid: cid, limit: 1000, t: items.first?.timestamp)).logsMessage.logs
+            guard !page.isEmpty else { return items }
+            items.insert(contentsOf: page, at: 0)
+        }
+    }
+
     /// Returns once what the commands `senders` sent before have sent this client is here:
     /// a sender's next request is answered once those are handled (and what they deliver
     /// queued), and then this client's own, after what was queued for it. Deliveries from
