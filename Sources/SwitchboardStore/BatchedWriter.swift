@@ -13,8 +13,8 @@ import Synchronization
 /// After the disk fills, the write-ahead log must be emptied into the database and cut
 /// back before anything else is written: otherwise it grows into whatever space is freed,
 /// checkpoints keep failing for want of room to grow the database, and the disk fills again.
-/// Until that checkpoint succeeds, writes fail as the full disk made them fail. From then on
-/// checkpoints come more often, keeping the log small.
+/// While that checkpoint fails for want of room, writes fail as the full disk made them fail.
+/// From then on checkpoints come more often, keeping the log small.
 final class BatchedWriter: Sendable {
     private let database: any DatabaseWriter
     /// Nil for a database in memory.
@@ -48,14 +48,7 @@ final class BatchedWriter: Sendable {
             guard !jobs.isEmpty else { return }
             do {
                 try fileGuard?.check()
-                if diskWasFull.load(ordering: .relaxed) {
-                    try await database.writeWithoutTransaction { db in
-                        _ = try db.checkpoint(.truncate)
-                        // Space is short: from now on the log is emptied every 1,000 pages
-                        // (SQLite's default), not every `SQLiteStore.checkpointPages`, which
-                        // the disk may not hold, and it would fill again on the log alone.
-                        try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000")
-                    }
+                if diskWasFull.load(ordering: .relaxed), try await emptyLog() {
                     diskWasFull.store(false, ordering: .relaxed)
                 }
                 let failures = try await run(jobs)
@@ -68,6 +61,32 @@ final class BatchedWriter: Sendable {
             }
         }
     }
+
+    /// After the disk filled: empties the log into the database and cuts it back; throws
+    /// while the disk is still full. Returns false when a reader still reads an older
+    /// snapshot, which the log must keep: the writes go ahead all the same (there is room
+    /// again, or the checkpoint would have failed for want of it), and the next ones try
+    /// again. The wait for readers is short: behind a long read, every batch would otherwise
+    /// wait out the busy timeout, and then fail.
+    private func emptyLog() async throws -> Bool {
+        try await database.writeWithoutTransaction { db in
+            // Space is short: from now on the log is emptied every 1,000 pages (SQLite's
+            // default), not every `SQLiteStore.checkpointPages`, which the disk may not
+            // hold, and it would fill again on the log alone.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 1000")
+            try db.execute(sql: "PRAGMA busy_timeout = \(Self.readerWaitMilliseconds)")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(SQLiteStore.busyTimeout * 1000))") }
+            do {
+                _ = try db.checkpoint(.truncate)
+                return true
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                return false
+            }
+        }
+    }
+
+    /// How long `emptyLog` waits for readers to move to the newest snapshot.
+    private static let readerWaitMilliseconds = 200
 
     /// Runs the jobs in one transaction and returns the errors of those that failed.
     private func run(_ jobs: [any BatchedWrite]) async throws -> [any Error] {

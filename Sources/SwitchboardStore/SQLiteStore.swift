@@ -43,13 +43,16 @@ public final class SQLiteStore: MessageStore, Sendable {
         try database.write { try $0.execute(sql: HistoryIndex.create) }
     }
 
+    /// How long a connection waits for the lock another holds before giving up.
+    static let busyTimeout: TimeInterval = 5
+
     /// Pages of write-ahead log between checkpoints: 16 MB of SQLite's 4 KB pages.
     static let checkpointPages = 4096
 
     private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             // WAL makes a commit durable at the next checkpoint with NORMAL; a power cut can
             // lose the last transactions but never corrupts the file. Acknowledged messages
