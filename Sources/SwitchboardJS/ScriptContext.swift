@@ -18,8 +18,9 @@ final class ScriptContext {
 
     /// Whether the last call left console lines to drain.
     private(set) var hasLogs = false
-    /// Kept by the worker, which measures the heap now and then, in uptime nanoseconds.
-    var lastHeapCheck: UInt64 = 0
+    /// Kept by the host, which measures the heap now and then: when it last did (uptime
+    /// nanoseconds), and the host's resident memory then.
+    var lastHeapCheck: (uptime: UInt64, resident: Int) = (0, 0)
     /// The CPU time each entry into JavaScript may take.
     private(set) var budget: Duration = .zero
 

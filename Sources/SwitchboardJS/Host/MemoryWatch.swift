@@ -16,6 +16,8 @@ final class MemoryWatch: Sendable {
     private let settled = Atomic<Int>(0)
     /// How far past `settled` a call may take the process.
     private let allowance: Int
+    /// The resident memory the watch last read.
+    private let lastSeen = Atomic<Int>(0)
 
     init(allowance: Int) {
         self.allowance = allowance
@@ -23,8 +25,14 @@ final class MemoryWatch: Sendable {
 
     /// Records what the host holds now, between calls, as the base the allowance adds to.
     func settle() {
-        settled.store(Self.residentBytes(), ordering: .relaxed)
+        let resident = Self.residentBytes()
+        settled.store(resident, ordering: .relaxed)
+        lastSeen.store(resident, ordering: .relaxed)
     }
+
+    /// Resident memory as of the watch's last look, at most a few milliseconds old: free to
+    /// read, where reading /proc costs a system call.
+    var resident: Int { lastSeen.load(ordering: .relaxed) }
 
     /// Watches from a thread of its own, which also runs `tick` each time it wakes.
     func start(tick: @escaping @Sendable () -> Void) {
@@ -34,7 +42,9 @@ final class MemoryWatch: Sendable {
             while true {
                 usleep(Self.interval)
                 tick()
-                if Self.residentBytes() > settled.load(ordering: .relaxed) + allowance {
+                let resident = Self.residentBytes()
+                lastSeen.store(resident, ordering: .relaxed)
+                if resident > settled.load(ordering: .relaxed) + allowance {
                     _exit(Self.exitCode)
                 }
                 // A host busy in a script never reads the closed pipe of a server that died.

@@ -54,9 +54,13 @@ public enum ScriptHost {
 
 /// The scripts one host holds, and what it does with each request.
 private struct HostedScripts {
-    /// Time between two heap measurements of a script VM: the statistics walk the whole
-    /// heap, which costs more than a small call.
-    static let heapCheckInterval: UInt64 = 50_000_000
+    /// Time between two heap measurements of a script VM while the host's memory holds
+    /// still: the statistics walk the whole heap and count its objects by type, about a
+    /// millisecond for a small script (every 50 ms, it was a third of a trivial call's CPU).
+    static let heapCheckInterval: UInt64 = 1_000_000_000
+    /// Measured sooner once the host's resident memory has grown this much since: a heap
+    /// that grows is seen while it grows, not a second later.
+    static let heapCheckGrowth = 1 << 20
     /// A call this long is measured at once: allocating a lot takes time.
     static let slowCallThreshold: UInt64 = 2_000_000
     /// Results are content (5 KB), recipients (500 ids) and a push payload (4 KB): a result
@@ -139,8 +143,10 @@ private struct HostedScripts {
             return (ScriptWorker.Call(outcome: failure, logs: [], heapBytes: nil), rounds > 0)
         }
         let slow = finished - started > Self.slowCallThreshold
-        let measured = slow || finished - context.lastHeapCheck > Self.heapCheckInterval
-        if measured { context.lastHeapCheck = finished }
+        let resident = memory.resident
+        let measured = slow || finished - context.lastHeapCheck.uptime > Self.heapCheckInterval
+            || resident - context.lastHeapCheck.resident > Self.heapCheckGrowth
+        if measured { context.lastHeapCheck = (finished, resident) }
         let call = ScriptWorker.Call(
             outcome: outcome,
             logs: context.hasLogs ? context.drainLogs().map { (level: $0.0, text: $0.1) } : [],
