@@ -257,11 +257,12 @@ final class ScriptWorker: Sendable {
     // MARK: talking to the host
 
     /// Records a request (under the state lock, where `make` may change what is loaded) and
-    /// sends it: at once to a host that waits for work, with the next batch to one busy with
-    /// earlier requests (its reply reader writes them, see `readReplies`), through the writer
-    /// thread when there is no host yet or its pipe is full.
+    /// sends it: to a host that waits for work, a call by a job queued behind the work
+    /// already waiting, anything else at once; with the next batch to one busy with earlier
+    /// requests (its reply reader writes them, see `readReplies`); through the writer thread
+    /// when there is no host yet or its pipe is full.
     private func send(key: Key, budget: Int64, waiter: Waiter?, _ make: (inout State, Int64) -> HostRequest) {
-        let (accepted, startsWriter, wakes, writing) = state.withLock { state -> (Bool, Bool, Bool, (HostProcess, [UInt8])?) in
+        let (accepted, startsWriter, wakes, writing) = state.withLock { state -> (Bool, Bool, Bool, (HostProcess, [UInt8]?)?) in
             state.nextID += 1
             let request = make(&state, state.nextID)
             guard !state.stopped else { return (false, false, false, nil) }
@@ -278,11 +279,21 @@ final class ScriptWorker: Sendable {
             state.outbox.append(request)
             defer { state.writerStarted = true }
             if let host = state.host {
-                return (true, false, false, hostWaits ? state.outbox.take().map { (host, $0) } : nil)
+                guard hostWaits else { return (true, false, false, nil) }
+                if case .call = waiter { return (true, false, false, (host, nil)) }
+                return (true, false, false, state.outbox.take().map { (host, $0) })
             }
             return (true, !state.writerStarted, state.wakeWriter(), nil)
         }
-        if let (host, frames) = writing { write(frames, to: host) }
+        switch writing {
+        case (let host, let frames?)?: write(frames, to: host)
+        case (let host, nil)?:
+            // A call to an idle host is written by a job queued behind the work already
+            // waiting, with the calls that work makes meanwhile: the host wakes once for
+            // all of them, and so does this worker's reader for their replies.
+            Task { writeWaitingRequests(to: host) }
+        case nil: break
+        }
         guard accepted else {
             if let waiter { Self.answer(waiter, file: key.name + ".js", failure: "the script host is stopped") }
             return

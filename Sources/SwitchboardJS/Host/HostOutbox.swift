@@ -1,5 +1,5 @@
 /// Requests framed for one host's pipe and not yet written, kept under the worker's lock.
-/// The pipe is non-blocking on the server's side, so a caller writing to an idle host, or the
+/// The pipe is non-blocking on the server's side, so a job writing to an idle host, or the
 /// reply reader writing what came while the host was busy, writes itself what fits, without
 /// waiting for the host; only what does not fit waits for the writer thread, which alone
 /// blocks (see `ScriptWorker`). Every hand-off to another thread is a wake-up, which costs
