@@ -63,6 +63,9 @@ final class ScriptWorker: Sendable {
         var pending: [Pending] = []
         /// When the first pending request started, in uptime nanoseconds.
         var headSince: UInt64 = 0
+        /// Whether the first pending request is a call left in the outbox for a job to write
+        /// (see `send`): its time starts when it is written, not while the job waits its turn.
+        var headAwaitsWrite = false
         /// The request the host was killed for.
         var killedFor: Int64?
         /// The running request as the overdue check first saw it, with the host's CPU time then.
@@ -79,6 +82,16 @@ final class ScriptWorker: Sendable {
         /// Whether the writer thread has been woken and not yet found nothing to do: senders
         /// wake it only when it is not.
         var writerAwake = false
+
+        /// What waits in the outbox, for one writer (see `HostOutbox.take`).
+        mutating func takeOutbox() -> [UInt8]? {
+            guard let frames = outbox.take() else { return nil }
+            if headAwaitsWrite {
+                headAwaitsWrite = false
+                headSince = ScriptWorker.uptime
+            }
+            return frames
+        }
 
         /// Marks the writer woken; true when the caller must signal it.
         mutating func wakeWriter() -> Bool {
@@ -280,8 +293,11 @@ final class ScriptWorker: Sendable {
             defer { state.writerStarted = true }
             if let host = state.host {
                 guard hostWaits else { return (true, false, false, nil) }
-                if case .call = waiter { return (true, false, false, (host, nil)) }
-                return (true, false, false, state.outbox.take().map { (host, $0) })
+                if case .call = waiter {
+                    state.headAwaitsWrite = true
+                    return (true, false, false, (host, nil))
+                }
+                return (true, false, false, state.takeOutbox().map { (host, $0) })
             }
             return (true, !state.writerStarted, state.wakeWriter(), nil)
         }
@@ -359,7 +375,7 @@ final class ScriptWorker: Sendable {
                 state.wantsHost = false
                 return .launch
             }
-            if let host = state.host, state.lostHost == nil, let frames = state.outbox.take() {
+            if let host = state.host, state.lostHost == nil, let frames = state.takeOutbox() {
                 return .write(frames, to: host.requests)
             }
             state.writerAwake = false
@@ -415,7 +431,7 @@ final class ScriptWorker: Sendable {
     }
 
     private func writeWaitingRequests(to host: HostProcess) {
-        let frames = state.withLock { state in state.host?.pid == host.pid ? state.outbox.take() : nil }
+        let frames = state.withLock { state in state.host?.pid == host.pid ? state.takeOutbox() : nil }
         if let frames { write(frames, to: host) }
     }
 
@@ -433,7 +449,7 @@ final class ScriptWorker: Sendable {
                 guard written == frames.count, state.lostHost == nil, state.host?.pid == host.pid else {
                     return (nil, state.wakeWriter())
                 }
-                return (state.outbox.take(), false)
+                return (state.takeOutbox(), false)
             }
             if wakes { writerWake.signal() }
             guard let more else { return }
