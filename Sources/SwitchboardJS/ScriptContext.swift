@@ -122,9 +122,14 @@ final class ScriptContext {
 
     /// The Promise of a call that waits for answers, kept from the collector until then.
     private var waitingBox: JSValueRef?
+    /// The hook names calls were made with (hook points, a handful), as JavaScript strings
+    /// kept from the first call:
+    /// making the name anew for every call cost a string, and looking it up an atomization.
+    private var hookNames: [String: JSValueRef] = [:]
 
     deinit {
         if let waitingBox { JSValueUnprotect(context, waitingBox) }
+        for name in hookNames.values { JSValueUnprotect(context, name) }
         JSGlobalContextRelease(context)
         JSContextGroupRelease(group)
     }
@@ -162,11 +167,10 @@ final class ScriptContext {
     func invoke(hook: String, paramsJSON: String) -> Outcome {
         let box: JSValueRef
         do {
-            box = try JSString.with(hook) { hookRef in
-                try JSString.with(paramsJSON) { paramsRef in
-                    var arguments: [JSValueRef?] = [JSValueMakeString(context, hookRef), JSValueMakeString(context, paramsRef)]
-                    return try call(invokeFunction, arguments: &arguments)
-                }
+            let name = hookName(hook)
+            box = try JSString.with(paramsJSON) { paramsRef in
+                var arguments: [JSValueRef?] = [name, JSValueMakeString(context, paramsRef)]
+                return try call(invokeFunction, arguments: &arguments)
             }
         } catch let failure as CallFailure {
             // Stopped, it could not say whether it logged: look.
@@ -177,6 +181,14 @@ final class ScriptContext {
         }
         if JSValueIsString(context, box) { return decode(box) }
         return settle(box)
+    }
+
+    private func hookName(_ hook: String) -> JSValueRef {
+        if let name = hookNames[hook] { return name }
+        let name = JSString.with(hook) { JSValueMakeString(context, $0)! }
+        JSValueProtect(context, name)
+        hookNames[hook] = name
+        return name
     }
 
     /// Continues a call that asked the server for something, with its answers (JSON).
