@@ -53,10 +53,7 @@ import Testing
     @Test func theUpgradeCountsTheInversionOfMessagesAlreadyStored() async throws {
         let path = try await earlierDatabase(
             upTo: "v21: client tokens looked up in memory",
-            rows: """
-                INSERT INTO conversation (id, kind, creator, created_at, updated_at) VALUES ('c1', 1, 'alice', \(t), \(t));
-                INSERT INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES ('c1', 'alice', 0, \(t)), ('c1', 'bob', 1, \(t));
-                INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES ('bob', 'phone', \(t));
+            rows: aliceAndBobInC1(at: t) + """
                 INSERT INTO message (id, conversation_id, sender, text, timestamp, to_every_member) VALUES
                     ('first', 'c1', 'alice', 'first', \(t + 1_000), 1), ('late', 'c1', 'alice', 'late', \(t + 100), 1);
                 INSERT INTO device_position (client_id, device_key, conversation_id, acknowledged_seq) VALUES ('bob', 'phone', 'c1', 1);

@@ -10,10 +10,7 @@ import Testing
         let t: Int64 = 1_700_000_000_000
         let path = try await earlierDatabase(
             upTo: "v19: vendor accounts of devices",
-            rows: """
-                INSERT INTO conversation (id, kind, creator, created_at, updated_at) VALUES ('c1', 1, 'alice', \(t), \(t));
-                INSERT INTO conversation_member (conversation_id, client_id, position, joined_at) VALUES ('c1', 'alice', 0, \(t)), ('c1', 'bob', 1, \(t));
-                INSERT INTO client_device (client_id, device_key, last_seen_at) VALUES ('bob', 'phone', \(t));
+            rows: aliceAndBobInC1(at: t) + """
                 INSERT INTO message (id, conversation_id, sender, text, timestamp) VALUES ('old', 'c1', 'alice', 'queued before', \(t + 1));
                 INSERT INTO device_inbox (client_id, device_key, message_seq, delivered_at) VALUES ('bob', 'phone', 1, \(t + 1));
                 """
