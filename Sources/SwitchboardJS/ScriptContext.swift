@@ -123,8 +123,8 @@ final class ScriptContext {
     /// The Promise of a call that waits for answers, kept from the collector until then.
     private var waitingBox: JSValueRef?
     /// The hook names calls were made with (hook points, a handful), as JavaScript strings
-    /// kept from the first call:
-    /// making the name anew for every call cost a string, and looking it up an atomization.
+    /// kept from the first call: making the name anew for every call cost a string, and
+    /// looking it up an atomization.
     private var hookNames: [String: JSValueRef] = [:]
 
     deinit {
