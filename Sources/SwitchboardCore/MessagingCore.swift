@@ -75,7 +75,25 @@ public final class MessagingCore: Sendable {
 
     /// Carries out one command and sends its reply, or the error reply LeanCloud's SDKs
     /// expect, to the connection. Never throws: a failed command fails alone.
+    ///
+    /// Called with a connection's commands one at a time, in order. While scripts or other
+    /// handlers run at `_messageReceived`, a message returns once admitted to the connection's
+    /// `SendSequence`, and is handled beside the messages after it; any other command first
+    /// waits for the connection's messages to be done.
     public func handle(_ request: GenericCommand, on connection: Connection) async {
+        if request.cmd == .direct, sending.hooks.pipeline.hasHandlers(for: .messageReceived) {
+            let turn = await connection.sends.admit { context.clock.next() }
+            Task {
+                await SendTurn.$current.withValue(turn) { await respond(to: request, on: connection) }
+                turn.finish()
+            }
+            return
+        }
+        await connection.sends.drain()
+        await respond(to: request, on: connection)
+    }
+
+    private func respond(to request: GenericCommand, on connection: Connection) async {
         // Conversation, blacklist and patch commands are the ones that notify others while
         // replying; the rest (sends, acks: the hot path) skip the holding.
         let notices: HeldNotices? = switch request.cmd {
@@ -95,6 +113,8 @@ public final class MessagingCore: Sendable {
             context.logger.error("command failed", metadata: ["cmd": "\(request.cmd)", "op": "\(request.op)", "error": "\(error)"])
             reply = Self.errorReply(CommandError(.internalError), to: request)
         }
+        // A refused message's reply, like an ack, comes after those of the messages before it.
+        await SendTurn.current?.waitForEarlierSends()
         if let reply {
             if noticesAwaitingRelease.sendBeforeReply(on: connection) {
                 try? await Task.sleep(for: HeldNotices.gapBeforeReply)
@@ -107,6 +127,9 @@ public final class MessagingCore: Sendable {
     /// client last sent anything: notices sent since may not have reached it (a network that
     /// dies silently is only noticed at the idle timeout), so its next login gets them.
     public func connectionClosed(_ connection: Connection, silentFor: Duration = .zero) async {
+        // Its messages still in flight are stored and delivered first: a will one of them
+        // sets must be there to go out now.
+        await connection.sends.drain()
         let lastHeard = context.clock.now() - Int64(silentFor / .milliseconds(1))
         for (clientID, session) in presence.closeAll(connectionID: connection.id) {
             context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])

@@ -27,13 +27,18 @@ final class BatchedWriter: Sendable {
         self.fileGuard = fileGuard
     }
 
-    func write<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+    /// Runs `work` in the next transaction; `queued` is called once it is in line, behind
+    /// every write queued before and ahead of every write queued after.
+    func write<Value: Sendable>(
+        queued: @Sendable () -> Void = {}, _ work: @escaping @Sendable (Database) throws -> Value
+    ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let startsDrain = state.withLock { state in
                 state.queued.append(WriteJob(work: work, continuation: continuation))
                 defer { state.draining = true }
                 return !state.draining
             }
+            queued()
             if startsDrain { Task { await self.drain() } }
         }
     }

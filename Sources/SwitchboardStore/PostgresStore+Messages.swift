@@ -3,7 +3,7 @@ import PostgresNIO
 import SwitchboardCore
 
 extension PostgresStore: MessageLog {
-    public func append(_ message: Message, queueFor queueing: Queueing) async throws -> Message {
+    public func append(_ message: Message, queueFor queueing: Queueing, placed: @escaping @Sendable () -> Void) async throws -> Message {
         let (text, bytes) = RowMapping.columns(message.content)
         return try await transaction { connection in
             // First, so that the conversation's row is locked before the message takes its
@@ -17,6 +17,8 @@ extension PostgresStore: MessageLog {
                 """,
                 logger: logger
             )
+            // The row stays locked until this commits: the conversation's next message waits.
+            placed()
             let inserted = try await connection.all(
                 """
                 INSERT INTO message (id, conversation_id, sender, text, bytes, lctype, timestamp, mention_all, mention_pids,

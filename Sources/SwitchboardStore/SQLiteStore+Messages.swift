@@ -2,9 +2,9 @@ import GRDB
 import SwitchboardCore
 
 extension SQLiteStore: MessageLog {
-    public func append(_ message: Message, queueFor queueing: Queueing) async throws -> Message {
+    public func append(_ message: Message, queueFor queueing: Queueing, placed: @escaping @Sendable () -> Void) async throws -> Message {
         do {
-            let stored = try await insert(message, queueFor: queueing)
+            let stored = try await insert(message, queueFor: queueing, placed: placed)
             // A copy sent again keeps the first one's time, which is what the row has.
             cache.messageStored(in: message.conversationID, at: stored.timestamp)
             return stored
@@ -15,8 +15,8 @@ extension SQLiteStore: MessageLog {
         }
     }
 
-    private func insert(_ message: Message, queueFor queueing: Queueing) async throws -> Message {
-        try await writer.write { db in
+    private func insert(_ message: Message, queueFor queueing: Queueing, placed: @Sendable () -> Void) async throws -> Message {
+        try await writer.write(queued: placed) { db in
             if let token = message.clientToken, let first = try self.storedCopy(of: message, token: token, db) {
                 return first
             }

@@ -10,7 +10,9 @@ public protocol MessageLog: Sendable {
     /// Stores the message and queues it for the devices `queueing` names until each
     /// acknowledges it, and returns it with its `seq`; if the sender already sent it (same
     /// conversation, same client token), stores nothing and returns the message stored then.
-    func append(_ message: Message, queueFor queueing: Queueing) async throws -> Message
+    /// Calls `placed` once the message has its place in its conversation's order, before it
+    /// commits: a message of the conversation appended after that commits after it.
+    func append(_ message: Message, queueFor queueing: Queueing, placed: @escaping @Sendable () -> Void) async throws -> Message
     func message(id: String) async throws -> Message?
     /// Deletes a stored message, with its queued copies: history no longer has it.
     func deleteMessage(id: String) async throws
@@ -34,4 +36,10 @@ public protocol MessageLog: Sendable {
     func broadcasts(in conversationID: String?, sentAfter: Int64, validAt now: Int64, skip: Int, limit: Int) async throws -> [Message]
     /// Stops a broadcast reaching devices that have not had it; false if there was none.
     func deleteBroadcast(messageID: String) async throws -> Bool
+}
+
+extension MessageLog {
+    public func append(_ message: Message, queueFor queueing: Queueing) async throws -> Message {
+        try await append(message, queueFor: queueing, placed: {})
+    }
 }

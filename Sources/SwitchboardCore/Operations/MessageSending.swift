@@ -44,7 +44,7 @@ public struct MessageSending: Sendable {
             conversationID: conversation.id,
             from: clientID,
             content: content,
-            timestamp: context.clock.next(),
+            timestamp: SendTurn.current?.timestamp ?? context.clock.next(),
             mentionAll: outgoing.mentionAll,
             mentionPids: outgoing.mentionPids,
             wantsReceipt: outgoing.wantsReceipt,
@@ -54,13 +54,18 @@ public struct MessageSending: Sendable {
         let decided = try await hooks.received(
             arrived, in: conversation.hookKind, recipients: conversation.recipients(of: arrived), transient: transient, sourceIP: caller.sourceIP
         )
+        // A connection's messages run their hooks side by side (see `SendSequence`); from here
+        // they go in the order sent: into the store, then out to the sender and the others.
+        let turn = SendTurn.current
+        await turn?.waitForEarlierPlaces()
         var message = decided.message
         if outgoing.isWill, let connection = caller.connection {
             await wills.set(.init(message: message, conversation: conversation, recipients: decided.recipients, connectionID: connection.id), for: clientID)
             return SentMessage(message: message, outcome: .heldAsWill)
         }
         if !outgoing.transient {
-            let stored = try await context.store.append(message, queueFor: conversation.queueing(of: message, to: decided.recipients))
+            let queueing = conversation.queueing(of: message, to: decided.recipients)
+            let stored = try await context.store.append(message, queueFor: queueing) { turn?.hasPlace() }
             if stored.id != message.id {
                 // Sent again after a lost ack: the first copy was stored and delivered.
                 return SentMessage(message: stored, outcome: .alreadySent)
@@ -68,6 +73,8 @@ public struct MessageSending: Sendable {
             message = stored
             if let seq = stored.seq { context.presence.messageStored(seq: seq) }
         }
+        turn?.hasPlace()
+        await turn?.waitForEarlierSends()
 
         acknowledge(message)
         if let patch = decided.patch, let connection = caller.connection {
@@ -77,6 +84,7 @@ public struct MessageSending: Sendable {
             message, to: decided.recipients, conversation: conversation, except: caller.connection?.id, transient: transient,
             priority: outgoing.priority, toSender: outgoing.toSender
         )
+        turn?.isDelivered()
 
         let online = await context.online(among: decided.recipients)
         let offline = online.count == decided.recipients.count ? [] : decided.recipients.filter { !online.contains($0) }

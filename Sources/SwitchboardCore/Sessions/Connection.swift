@@ -7,6 +7,8 @@ public struct Connection: Sendable {
     public let outbox: any Outbox
     /// The peer address, for logs and hooks (`sourceIP`).
     public let remoteAddress: String
+    /// The messages it is sending (see `SendSequence`).
+    let sends = SendSequence()
 
     public init(id: UInt64, outbox: any Outbox, remoteAddress: String) {
         self.id = id
