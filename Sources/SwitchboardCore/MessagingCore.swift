@@ -76,12 +76,11 @@ public final class MessagingCore: Sendable {
     /// Carries out one command and sends its reply, or the error reply LeanCloud's SDKs
     /// expect, to the connection. Never throws: a failed command fails alone.
     ///
-    /// Called with a connection's commands one at a time, in order. While scripts or other
-    /// handlers run at `_messageReceived`, a message returns once admitted to the connection's
-    /// `SendSequence`, and is handled beside the messages after it; any other command first
-    /// waits for the connection's messages to be done.
+    /// Called with a connection's commands one at a time, in order. A message returns once
+    /// admitted to the connection's `SendSequence`, and is handled beside the messages after
+    /// it; any other command first waits for the connection's messages to be done.
     public func handle(_ request: GenericCommand, on connection: Connection) async {
-        if request.cmd == .direct, sending.hooks.pipeline.hasHandlers(for: .messageReceived) {
+        if request.cmd == .direct {
             let turn = await connection.sends.admit { context.clock.next() }
             Task {
                 await SendTurn.$current.withValue(turn) { await respond(to: request, on: connection) }

@@ -77,4 +77,34 @@ import Testing
         #expect(replies.map { $0.ackMessage.code } == [0, ErrorCode.invalidMessagingTarget.rawValue, 0])
         try await server.stop()
     }
+
+    @Test func atMostSixteenOfAConnectionsMessagesAreInFlightAndTheRestFollowInOrder() async throws {
+        let hooks = Mutex<(running: Int, most: Int, released: Bool)>((0, 0, false))
+        let holding = ScriptedPlugin(name: "holding", budget: .seconds(10)) { _ in
+            hooks.withLock { $0.running += 1; $0.most = max($0.most, $0.running) }
+            while !hooks.withLock({ $0.released }) { try await Task.sleep(for: .milliseconds(5)) }
+            hooks.withLock { $0.running -= 1 }
+            return .passThrough
+        }
+        let server = try await TestServer.start(plugins: [holding])
+        let alice = try await server.login("alice")
+        let cid = try await alice.startConversation(members: ["bob"])
+        var serials: [Int32] = []
+        for number in 1...20 {
+            var command = GenericCommand.text("\(number)", cid: cid)
+            command.i = alice.nextSerial()
+            serials.append(command.i)
+            alice.send(command)
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while hooks.withLock({ $0.running < 16 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        hooks.withLock { $0.released = true }
+
+        var acked: [Int32] = []
+        for _ in serials { acked.append(try await alice.next { $0.cmd == .ack }.i) }
+        #expect(acked == serials)
+        #expect(hooks.withLock { $0.most } == 16)
+        #expect(try await alice.request(.logs(cid: cid)).logsMessage.logs.map(\.data) == (1...20).map { "\($0)" })
+        try await server.stop()
+    }
 }

@@ -7,12 +7,13 @@ import Synchronization
 /// A connection's commands are handled one at a time (see the gateway's frame queue), and a
 /// send used to wait for its hooks and then for its commit before the next began: with a
 /// script, every message of a connection waited for a round trip to a script host, and
-/// under the standard load (50 senders, 10 messages in flight each) that wait, not CPU,
+/// under the standard load (50 senders, 10 messages in flight each) those waits, not CPU,
 /// bounded throughput. Here a send waits for those before it only to take its place in the
 /// store (`SendTurn.waitForEarlierPlaces`) and to be acknowledged
 /// (`waitForEarlierSends`); any other command of the connection waits until its sends are
-/// done (`drain`).
-public final class SendSequence: Sendable {
+/// done (`drain`). Sends are stamped as they are admitted, so that their times keep the
+/// order they are stored in.
+final class SendSequence: Sendable {
     /// Sends one connection may have in flight: as many as its frame queue keeps unread.
     static let limit = 16
 
@@ -28,22 +29,28 @@ public final class SendSequence: Sendable {
     // resumed exactly once.
     private let state = Mutex(State())
 
-    public init() {}
-
     /// Admits the next send, waiting while `limit` are in flight, and stamps it with `stamp`
     /// (the server clock's next time): sends are admitted and stamped in the order this is
     /// called (by the connection's one command handler), which is the order they are stored.
     func admit(stamp: () -> Int64) async -> SendTurn {
-        await withUnsafeContinuation { continuation in
-            let admitted = state.withLock { state in
-                guard state.inFlight < Self.limit else {
-                    state.waitingForRoom.append(continuation)
-                    return false
+        let admitted = state.withLock { state in
+            guard state.inFlight < Self.limit else { return false }
+            state.inFlight += 1
+            return true
+        }
+        if !admitted {
+            // Resumed by a send that finishes, which hands its room over.
+            await withUnsafeContinuation { continuation in
+                let roomMeanwhile = state.withLock { state in
+                    guard state.inFlight < Self.limit else {
+                        state.waitingForRoom.append(continuation)
+                        return false
+                    }
+                    state.inFlight += 1
+                    return true
                 }
-                state.inFlight += 1
-                return true
+                if roomMeanwhile { continuation.resume() }
             }
-            if admitted { continuation.resume() }
         }
         return state.withLock { state in
             let turn = SendTurn(after: state.last, timestamp: stamp(), sequence: self)
