@@ -193,12 +193,15 @@ struct SessionCommands: Sendable {
         let (device, connection) = (session.device, session.connection)
         do {
             try await delivery.sendAllPending(to: device, on: [connection], from: 1, through: lastSeq, lastDeliveredBefore: .max)
+            var missed = context.presence.caughtUp(clientID: device.clientID, connectionID: connection.id)
+            while !missed.isEmpty {
+                try await delivery.sendMissed(missed, to: session)
+                missed = context.presence.caughtUp(clientID: device.clientID, connectionID: connection.id)
+            }
         } catch {
-            _ = context.presence.caughtUp(clientID: device.clientID, connectionID: connection.id)
+            context.presence.abandonCatchUp(clientID: device.clientID, connectionID: connection.id)
             throw error
         }
-        let missed = context.presence.caughtUp(clientID: device.clientID, connectionID: connection.id)
-        try await delivery.sendMissed(missed, to: session)
     }
 
     func close(_ request: GenericCommand, clientID: String, on connection: Connection) async -> GenericCommand {

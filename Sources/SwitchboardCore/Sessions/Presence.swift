@@ -17,7 +17,7 @@ import SwitchboardWire
 /// Where transactions commit side by side (PostgreSQL, several nodes), a message can take its
 /// `seq` before another and commit after it: a session opening in between has a `liveFrom`
 /// past it, and its catch-up did not see it. Such deliveries come back from `missed` to be
-/// looked up in the store once the catch-up is over.
+/// looked up in the store once the catch-up is over, before the live deliveries kept for it.
 public final class Presence: Sendable {
     public struct Session: Sendable {
         public var connection: Connection
@@ -142,16 +142,32 @@ public final class Presence: Sendable {
         }
     }
 
-    /// The session's catch-up is written: what was kept for it follows, then live deliveries.
-    /// Returns the `seq`s its catch-up may have missed.
+    /// The session's catch-up is written. Returns the `seq`s it may have missed, still keeping
+    /// live deliveries for it: the caller sends those from the store, then calls again. With
+    /// none, what was kept follows, then live deliveries. Missed ones go first: sent after a
+    /// later message of their conversation, they arrived out of order, and an ack of the later
+    /// one moved the device's position past them for good.
     public func caughtUp(clientID: String, connectionID: UInt64) -> [Int64] {
         state.withLock { state in
             let key = SessionKey(clientID: clientID, connectionID: connectionID)
-            let missed = state.missed.removeValue(forKey: key) ?? []
-            guard let held = state.held.removeValue(forKey: key), let session = state.byClient[clientID]?[connectionID] else { return [] }
-            for command in held { session.connection.outbox.send(command) }
-            return missed
+            if let missed = state.missed.removeValue(forKey: key), !missed.isEmpty { return missed }
+            Self.release(key, from: &state)
+            return []
         }
+    }
+
+    /// The session's catch-up failed: what was kept for it follows at once, then live deliveries.
+    public func abandonCatchUp(clientID: String, connectionID: UInt64) {
+        state.withLock { state in
+            let key = SessionKey(clientID: clientID, connectionID: connectionID)
+            state.missed[key] = nil
+            Self.release(key, from: &state)
+        }
+    }
+
+    private static func release(_ key: SessionKey, from state: inout State) {
+        guard let held = state.held.removeValue(forKey: key), let session = state.byClient[key.clientID]?[key.connectionID] else { return }
+        for command in held { session.connection.outbox.send(command) }
     }
 
     public func hasSession(clientID: String, connectionID: UInt64) -> Bool {
