@@ -39,12 +39,15 @@ struct HookCostBenchmark {
     /// When set, every call must (or must not) rewrite the content.
     var expectsRewrite: Bool?
 
+    /// A typed text message, as an SDK sends one.
+    static let request = MessageReceivedRequest(
+        fromPeer: "alice", convId: "5f0c1b2a3d4e5f6a7b8c9d0e", toPeers: ["bob"], transient: false, bin: false,
+        content: #"{"_lctype":-1,"_lctext":"well darn it, see you at noon","_lcattrs":{"mood":"cheerful"}}"#,
+        receipt: false, timestamp: 1_763_800_000_000, system: false, sourceIP: "127.0.0.1"
+    )
+
     func run() async throws -> [Row] {
-        let request = MessageReceivedRequest(
-            fromPeer: "alice", convId: "5f0c1b2a3d4e5f6a7b8c9d0e", toPeers: ["bob"], transient: false, bin: false,
-            content: #"{"_lctype":-1,"_lctext":"well darn it, see you at noon","_lcattrs":{"mood":"cheerful"}}"#,
-            receipt: false, timestamp: 1_763_800_000_000, system: false, sourceIP: "127.0.0.1"
-        )
+        let request = Self.request
         var rows: [Row] = []
         rows.append(try await measure("no handlers", request) { _ in })
         rows.append(try await measure("pass-through Swift plugin", request) { $0.register(PluginHandler(PassThrough())) })
@@ -61,6 +64,50 @@ struct HookCostBenchmark {
             pipeline.register(try KeywordBenchmark.builtinFilter(words, logger: logger))
         })
         rows.append(await measureHandOff())
+        return rows
+    }
+
+    /// What a trivial script's call costs in CPU with `inFlight` calls at a time: this
+    /// process (the pipeline, the worker, the reply reader) and the script hosts apart. A host
+    /// woken for every call pays its waking each time, and so does the reader; one that reads
+    /// many calls at once mostly runs JavaScript.
+    struct InFlightRow: Encodable {
+        var inFlight: Int
+        var callsPerSecond: Double
+        var serverMicrosecondsPerCall: Double
+        var hostsMicrosecondsPerCall: Double
+    }
+
+    func measureInFlight(_ counts: [Int], for duration: Duration) async throws -> [InFlightRow] {
+        let pipeline = HookPipeline(logger: logger)
+        try await Self.loadScript(Self.trivialScript, into: pipeline, logger: logger)
+        let request = Self.request
+        var rows: [InFlightRow] = []
+        for inFlight in counts {
+            for _ in 0..<min(calls, 1000) { _ = await pipeline.run(request) }
+            let before = try ProcessCPU.of(getpid())
+            let started = ContinuousClock.now
+            let deadline = started + duration
+            let total = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<inFlight {
+                    group.addTask {
+                        var made = 0
+                        while ContinuousClock.now < deadline {
+                            _ = await pipeline.run(request)
+                            made += 1
+                        }
+                        return made
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+            let seconds = (ContinuousClock.now - started) / .seconds(1)
+            let cpu = try ProcessCPU.of(getpid()) - before
+            rows.append(InFlightRow(
+                inFlight: inFlight, callsPerSecond: Double(total) / seconds,
+                serverMicrosecondsPerCall: cpu.server * 1e6 / Double(total), hostsMicrosecondsPerCall: cpu.hosts * 1e6 / Double(total)
+            ))
+        }
         return rows
     }
 

@@ -44,62 +44,9 @@ final class ServerProcess {
         process.waitUntilExit()
     }
 
-    /// CPU time in seconds (user plus system, all threads), of the server process itself and
-    /// of the script hosts it started (those running and those it has reaped).
-    struct CPU {
-        var server: Double
-        var hosts: Double
-        var total: Double { server + hosts }
-
-        static func - (after: CPU, before: CPU) -> CPU {
-            CPU(server: after.server - before.server, hosts: after.hosts - before.hosts)
-        }
-
-        static func + (one: CPU, other: CPU) -> CPU {
-            CPU(server: one.server + other.server, hosts: one.hosts + other.hosts)
-        }
-    }
-
     /// CPU time so far of the child and of its script hosts, apart.
-    func cpu() throws -> CPU {
-        let pid = process.processIdentifier
-        let own = try Self.statFields(of: pid)
-        var hostTicks = own?.reapedChildrenTicks ?? 0
-        let processes = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init)
-        for other in processes where other != pid {
-            if let fields = try? Self.statFields(of: other), fields.parent == pid { hostTicks += fields.ownTicks }
-        }
-        let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
-        return CPU(server: Double(own?.ownTicks ?? 0) / tick, hosts: Double(hostTicks) / tick)
-    }
-
-    /// User plus system CPU time so far of every process named `name` (PostgreSQL's
-    /// backends: `postgres`).
-    static func cpuSeconds(ofProcessesNamed name: String) throws -> Double {
-        let processes = try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap(Int32.init)
-        let ticks = processes.compactMap { try? statFields(of: $0) }.filter { $0.name == name }.map(\.ownTicks).reduce(0, +)
-        return Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
-    private struct StatFields {
-        var name: Substring
-        var parent: Int32
-        var ownTicks: Int
-        var reapedChildrenTicks: Int
-    }
-
-    /// From /proc/PID/stat: ppid (field 4), utime and stime (14, 15), cutime and cstime (16, 17).
-    private static func statFields(of pid: Int32) throws -> StatFields? {
-        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-        // The command name (field 2) may hold spaces; the fields after it are counted from its ')'.
-        guard let start = stat.firstIndex(of: "("), let end = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        // fields[0] is field 3, so field n is fields[n - 3].
-        guard fields.count > 14, let parent = Int32(fields[1]) else { return nil }
-        let ticks = (11...14).map { Int(fields[$0]) ?? 0 }
-        return StatFields(
-            name: stat[stat.index(after: start)..<end], parent: parent, ownTicks: ticks[0] + ticks[1], reapedChildrenTicks: ticks[2] + ticks[3]
-        )
+    func cpu() throws -> ProcessCPU {
+        try ProcessCPU.of(process.processIdentifier)
     }
 
     /// The CPU time the child spends while the caller waits `interval`.

@@ -46,6 +46,7 @@ logger.logLevel = .critical
 struct Report: Encodable {
     var smoke: Bool
     var hookCost: [HookCostBenchmark.Row]?
+    var hookCallsInFlight: [HookCostBenchmark.InFlightRow]?
     var appData: [AppDataBenchmark.Row]?
     var keywords: [KeywordBenchmark.Row]?
     var endToEnd: [EndToEndBenchmark.Row]?
@@ -66,6 +67,15 @@ if only.contains("hooks") {
             + String(format: "%10.2f%10.2f", row.medianMicroseconds, row.p99Microseconds))
     }
     report.hookCost = rows
+    let inFlight = try await HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger)
+        .measureInFlight(smoke ? [1, 10] : [1, 10, 100, 500], for: smoke ? .milliseconds(200) : .seconds(3))
+    print("A trivial script's call, CPU µs by calls at a time (this process, which runs the pipeline, and the script hosts)")
+    print("  in flight     calls/s    here µs   hosts µs   total µs")
+    for row in inFlight {
+        print(String(format: "  %9d %11.0f %10.2f %10.2f %10.2f", row.inFlight, row.callsPerSecond, row.serverMicrosecondsPerCall,
+                     row.hostsMicrosecondsPerCall, row.serverMicrosecondsPerCall + row.hostsMicrosecondsPerCall))
+    }
+    report.hookCallsInFlight = inFlight
 }
 
 if only.contains("data") {

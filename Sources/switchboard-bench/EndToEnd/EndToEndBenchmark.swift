@@ -154,8 +154,8 @@ struct EndToEndBenchmark {
         let reloading = scenario.reloadEvery.map { every in
             Task { await Self.rewriteScripts(in: hooksDirectory, every: every, tally: tally) }
         }
-        let cpuBefore = try servers.map { try $0.cpu() }.reduce(ServerProcess.CPU(server: 0, hosts: 0), +)
-        let databaseCPUBefore = try ServerProcess.cpuSeconds(ofProcessesNamed: "postgres")
+        let cpuBefore = try servers.map { try $0.cpu() }.reduce(.zero, +)
+        let databaseCPUBefore = try ProcessCPU.seconds(ofProcessesNamed: "postgres")
         let deadline = ContinuousClock.now + duration
         await withTaskGroup(of: Void.self) { group in
             for sender in senders {
@@ -166,8 +166,8 @@ struct EndToEndBenchmark {
         // What was acknowledged has a moment to arrive, and the receivers' last batched acks
         // go out (their cost counts).
         try await Task.sleep(for: AckThrottle.interval + .milliseconds(500))
-        let cpu = try servers.map { try $0.cpu() }.reduce(ServerProcess.CPU(server: 0, hosts: 0), +) - cpuBefore
-        let databaseCPU = try ServerProcess.cpuSeconds(ofProcessesNamed: "postgres") - databaseCPUBefore
+        let cpu = try servers.map { try $0.cpu() }.reduce(.zero, +) - cpuBefore
+        let databaseCPU = try ProcessCPU.seconds(ofProcessesNamed: "postgres") - databaseCPUBefore
         for sender in senders { sender.client.close() }
         for task in listening { task.cancel() }
         servers.forEach { $0.stop() }
