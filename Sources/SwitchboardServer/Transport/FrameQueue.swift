@@ -13,7 +13,8 @@ import SwitchboardWire
 ///
 /// Bounded: once `highWater` items are unfinished, the connection's handler stops reading
 /// its socket (`pauseReadingIfFull`), and `resumeReading` is called when they are down to
-/// `lowWater`.
+/// `lowWater`. A message is finished here once the core has admitted it to the connection's
+/// send sequence, which holds at most as many more (`SendSequence.limit`).
 final class FrameQueue: Sendable {
     enum Item: Sendable {
         case frame(Frame)
