@@ -59,7 +59,8 @@ struct Report: Encodable {
 var report = Report(smoke: smoke)
 
 if only.contains("hooks") {
-    let rows = try await HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger).run()
+    let hookCost = HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger)
+    let rows = try await hookCost.run()
     print("Hook cost per message at _messageReceived (\(rows.first?.calls ?? 0) calls each)")
     print("  handler                                median µs    p99 µs")
     for row in rows {
@@ -67,8 +68,7 @@ if only.contains("hooks") {
             + String(format: "%10.2f%10.2f", row.medianMicroseconds, row.p99Microseconds))
     }
     report.hookCost = rows
-    let inFlight = try await HookCostBenchmark(calls: smoke ? 200 : 50_000, logger: logger)
-        .measureInFlight(smoke ? [1, 10] : [1, 10, 100, 500], for: smoke ? .milliseconds(200) : .seconds(3))
+    let inFlight = try await hookCost.measureInFlight(smoke ? [1, 10] : [1, 10, 100, 500], for: smoke ? .milliseconds(200) : .seconds(3))
     print("A trivial script's call, CPU µs by calls at a time (this process, which runs the pipeline, and the script hosts)")
     print("  in flight     calls/s    here µs   hosts µs   total µs")
     for row in inFlight {

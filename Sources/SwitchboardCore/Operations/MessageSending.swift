@@ -73,6 +73,8 @@ public struct MessageSending: Sendable {
             message = stored
             if let seq = stored.seq { context.presence.messageStored(seq: seq) }
         }
+        // A stored message took its place as it was queued; a transient one, which writes
+        // nothing, takes it here.
         turn?.hasPlace()
         await turn?.waitForEarlierSends()
 
