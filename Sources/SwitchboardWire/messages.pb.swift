@@ -102,6 +102,7 @@ public nonisolated enum OpType: Int, SwiftProtobuf.Enum, Swift.CaseIterable {
   case memberInfoUpdate = 53
   case memberInfoUpdated = 54
   case memberInfoChanged = 55
+  case expire = 56
   case join = 80
   case invite = 81
   case leave = 82
@@ -152,6 +153,161 @@ public nonisolated enum StatusType: Int, SwiftProtobuf.Enum, Swift.CaseIterable 
     self = .on
   }
 
+}
+
+/// What a device says of itself (the Android SDK's push `login`); read, not acted on.
+public nonisolated enum DeviceType: Int, SwiftProtobuf.Enum, Swift.CaseIterable {
+  case unknown = 0
+  case android = 1
+  case ios = 2
+
+  public init() {
+    self = .unknown
+  }
+
+}
+
+public nonisolated struct SemanticVersion: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var major: Int32 {
+    get {_major ?? 0}
+    set {_major = newValue}
+  }
+  /// Returns true if `major` has been explicitly set.
+  public var hasMajor: Bool {self._major != nil}
+  /// Clears the value of `major`. Subsequent reads from it will return its default value.
+  public mutating func clearMajor() {self._major = nil}
+
+  public var minor: Int32 {
+    get {_minor ?? 0}
+    set {_minor = newValue}
+  }
+  /// Returns true if `minor` has been explicitly set.
+  public var hasMinor: Bool {self._minor != nil}
+  /// Clears the value of `minor`. Subsequent reads from it will return its default value.
+  public mutating func clearMinor() {self._minor = nil}
+
+  public var patch: Int32 {
+    get {_patch ?? 0}
+    set {_patch = newValue}
+  }
+  /// Returns true if `patch` has been explicitly set.
+  public var hasPatch: Bool {self._patch != nil}
+  /// Clears the value of `patch`. Subsequent reads from it will return its default value.
+  public mutating func clearPatch() {self._patch = nil}
+
+  public var preRelease: String {
+    get {_preRelease ?? String()}
+    set {_preRelease = newValue}
+  }
+  /// Returns true if `preRelease` has been explicitly set.
+  public var hasPreRelease: Bool {self._preRelease != nil}
+  /// Clears the value of `preRelease`. Subsequent reads from it will return its default value.
+  public mutating func clearPreRelease() {self._preRelease = nil}
+
+  public var build: String {
+    get {_build ?? String()}
+    set {_build = newValue}
+  }
+  /// Returns true if `build` has been explicitly set.
+  public var hasBuild: Bool {self._build != nil}
+  /// Clears the value of `build`. Subsequent reads from it will return its default value.
+  public mutating func clearBuild() {self._build = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _major: Int32? = nil
+  fileprivate var _minor: Int32? = nil
+  fileprivate var _patch: Int32? = nil
+  fileprivate var _preRelease: String? = nil
+  fileprivate var _build: String? = nil
+}
+
+public nonisolated struct AndroidVersion: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var codename: String {
+    get {_codename ?? String()}
+    set {_codename = newValue}
+  }
+  /// Returns true if `codename` has been explicitly set.
+  public var hasCodename: Bool {self._codename != nil}
+  /// Clears the value of `codename`. Subsequent reads from it will return its default value.
+  public mutating func clearCodename() {self._codename = nil}
+
+  public var apiLevel: String {
+    get {_apiLevel ?? String()}
+    set {_apiLevel = newValue}
+  }
+  /// Returns true if `apiLevel` has been explicitly set.
+  public var hasApiLevel: Bool {self._apiLevel != nil}
+  /// Clears the value of `apiLevel`. Subsequent reads from it will return its default value.
+  public mutating func clearApiLevel() {self._apiLevel = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _codename: String? = nil
+  fileprivate var _apiLevel: String? = nil
+}
+
+public nonisolated struct SystemInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var deviceType: DeviceType {
+    get {_deviceType ?? .unknown}
+    set {_deviceType = newValue}
+  }
+  /// Returns true if `deviceType` has been explicitly set.
+  public var hasDeviceType: Bool {self._deviceType != nil}
+  /// Clears the value of `deviceType`. Subsequent reads from it will return its default value.
+  public mutating func clearDeviceType() {self._deviceType = nil}
+
+  public var osVersion: SemanticVersion {
+    get {_osVersion ?? SemanticVersion()}
+    set {_osVersion = newValue}
+  }
+  /// Returns true if `osVersion` has been explicitly set.
+  public var hasOsVersion: Bool {self._osVersion != nil}
+  /// Clears the value of `osVersion`. Subsequent reads from it will return its default value.
+  public mutating func clearOsVersion() {self._osVersion = nil}
+
+  public var androidVersion: AndroidVersion {
+    get {_androidVersion ?? AndroidVersion()}
+    set {_androidVersion = newValue}
+  }
+  /// Returns true if `androidVersion` has been explicitly set.
+  public var hasAndroidVersion: Bool {self._androidVersion != nil}
+  /// Clears the value of `androidVersion`. Subsequent reads from it will return its default value.
+  public mutating func clearAndroidVersion() {self._androidVersion = nil}
+
+  public var isEmulator: Bool {
+    get {_isEmulator ?? false}
+    set {_isEmulator = newValue}
+  }
+  /// Returns true if `isEmulator` has been explicitly set.
+  public var hasIsEmulator: Bool {self._isEmulator != nil}
+  /// Clears the value of `isEmulator`. Subsequent reads from it will return its default value.
+  public mutating func clearIsEmulator() {self._isEmulator = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _deviceType: DeviceType? = nil
+  fileprivate var _osVersion: SemanticVersion? = nil
+  fileprivate var _androidVersion: AndroidVersion? = nil
+  fileprivate var _isEmulator: Bool? = nil
 }
 
 public nonisolated struct JsonObjectMessage: Sendable {
@@ -440,6 +596,49 @@ public nonisolated struct ConvMemberInfo: Sendable {
   fileprivate var _infoID: String? = nil
 }
 
+/// The push channel of the Android SDK: `login` with the installation, `loggedin` back.
+public nonisolated struct LoginCommand: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var systemInfo: SystemInfo {
+    get {_systemInfo ?? SystemInfo()}
+    set {_systemInfo = newValue}
+  }
+  /// Returns true if `systemInfo` has been explicitly set.
+  public var hasSystemInfo: Bool {self._systemInfo != nil}
+  /// Clears the value of `systemInfo`. Subsequent reads from it will return its default value.
+  public mutating func clearSystemInfo() {self._systemInfo = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _systemInfo: SystemInfo? = nil
+}
+
+public nonisolated struct LoggedinCommand: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var pushDisabled: Bool {
+    get {_pushDisabled ?? false}
+    set {_pushDisabled = newValue}
+  }
+  /// Returns true if `pushDisabled` has been explicitly set.
+  public var hasPushDisabled: Bool {self._pushDisabled != nil}
+  /// Clears the value of `pushDisabled`. Subsequent reads from it will return its default value.
+  public mutating func clearPushDisabled() {self._pushDisabled = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _pushDisabled: Bool? = nil
+}
+
 public nonisolated struct DataCommand: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -632,6 +831,15 @@ public nonisolated struct SessionCommand: @unchecked Sendable {
   public var hasConfigBitmap: Bool {_storage._configBitmap != nil}
   /// Clears the value of `configBitmap`. Subsequent reads from it will return its default value.
   public mutating func clearConfigBitmap() {_uniqueStorage()._configBitmap = nil}
+
+  public var systemInfo: SystemInfo {
+    get {_storage._systemInfo ?? SystemInfo()}
+    set {_uniqueStorage()._systemInfo = newValue}
+  }
+  /// Returns true if `systemInfo` has been explicitly set.
+  public var hasSystemInfo: Bool {_storage._systemInfo != nil}
+  /// Clears the value of `systemInfo`. Subsequent reads from it will return its default value.
+  public mutating func clearSystemInfo() {_uniqueStorage()._systemInfo = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1292,6 +1500,16 @@ public nonisolated struct ConvCommand: @unchecked Sendable {
     get {_storage._failedPids}
     set {_uniqueStorage()._failedPids = newValue}
   }
+
+  /// In `conv/started`: the unique conversation asked for already existed.
+  public var existing: Bool {
+    get {_storage._existing ?? false}
+    set {_uniqueStorage()._existing = newValue}
+  }
+  /// Returns true if `existing` has been explicitly set.
+  public var hasExisting: Bool {_storage._existing != nil}
+  /// Clears the value of `existing`. Subsequent reads from it will return its default value.
+  public mutating func clearExisting() {_uniqueStorage()._existing = nil}
 
   public var next: String {
     get {_storage._next ?? String()}
@@ -2214,6 +2432,15 @@ public nonisolated struct GenericCommand: @unchecked Sendable {
   /// Clears the value of `notificationType`. Subsequent reads from it will return its default value.
   public mutating func clearNotificationType() {_uniqueStorage()._notificationType = nil}
 
+  public var loginMessage: LoginCommand {
+    get {_storage._loginMessage ?? LoginCommand()}
+    set {_uniqueStorage()._loginMessage = newValue}
+  }
+  /// Returns true if `loginMessage` has been explicitly set.
+  public var hasLoginMessage: Bool {_storage._loginMessage != nil}
+  /// Clears the value of `loginMessage`. Subsequent reads from it will return its default value.
+  public mutating func clearLoginMessage() {_uniqueStorage()._loginMessage = nil}
+
   public var dataMessage: DataCommand {
     get {_storage._dataMessage ?? DataCommand()}
     set {_uniqueStorage()._dataMessage = newValue}
@@ -2358,6 +2585,15 @@ public nonisolated struct GenericCommand: @unchecked Sendable {
   /// Clears the value of `blacklistMessage`. Subsequent reads from it will return its default value.
   public mutating func clearBlacklistMessage() {_uniqueStorage()._blacklistMessage = nil}
 
+  public var loggedinMessage: LoggedinCommand {
+    get {_storage._loggedinMessage ?? LoggedinCommand()}
+    set {_uniqueStorage()._loggedinMessage = newValue}
+  }
+  /// Returns true if `loggedinMessage` has been explicitly set.
+  public var hasLoggedinMessage: Bool {_storage._loggedinMessage != nil}
+  /// Clears the value of `loggedinMessage`. Subsequent reads from it will return its default value.
+  public mutating func clearLoggedinMessage() {_uniqueStorage()._loggedinMessage = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2374,11 +2610,157 @@ nonisolated extension CommandType: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension OpType: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}open\0\u{1}add\0\u{1}remove\0\u{1}close\0\u{1}opened\0\u{1}closed\0\u{1}query\0\u{1}query_result\0\u{1}conflict\0\u{1}added\0\u{1}removed\0\u{1}refresh\0\u{1}refreshed\0\u{2}\u{11}start\0\u{1}started\0\u{1}joined\0\u{1}members_joined\0\u{2}\u{6}left\0\u{1}members_left\0\u{2}\u{2}results\0\u{1}count\0\u{1}result\0\u{1}update\0\u{1}updated\0\u{1}mute\0\u{1}unmute\0\u{1}status\0\u{1}members\0\u{1}max_read\0\u{1}is_member\0\u{1}member_info_update\0\u{1}member_info_updated\0\u{1}member_info_changed\0\u{2}\u{19}join\0\u{1}invite\0\u{1}leave\0\u{1}kick\0\u{1}reject\0\u{1}invited\0\u{1}kicked\0\u{2}\u{e}upload\0\u{1}uploaded\0\u{2}\u{13}subscribe\0\u{1}subscribed\0\u{1}unsubscribe\0\u{1}unsubscribed\0\u{1}is_subscribed\0\u{2}\u{1a}modify\0\u{1}modified\0\u{2}\u{13}block\0\u{1}unblock\0\u{1}blocked\0\u{1}unblocked\0\u{1}members_blocked\0\u{1}members_unblocked\0\u{1}check_block\0\u{1}check_result\0\u{2}\u{3}add_shutup\0\u{1}remove_shutup\0\u{1}query_shutup\0\u{1}shutup_added\0\u{1}shutup_removed\0\u{1}shutup_result\0\u{1}shutuped\0\u{1}unshutuped\0\u{1}members_shutuped\0\u{1}members_unshutuped\0\u{1}check_shutup\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}open\0\u{1}add\0\u{1}remove\0\u{1}close\0\u{1}opened\0\u{1}closed\0\u{1}query\0\u{1}query_result\0\u{1}conflict\0\u{1}added\0\u{1}removed\0\u{1}refresh\0\u{1}refreshed\0\u{2}\u{11}start\0\u{1}started\0\u{1}joined\0\u{1}members_joined\0\u{2}\u{6}left\0\u{1}members_left\0\u{2}\u{2}results\0\u{1}count\0\u{1}result\0\u{1}update\0\u{1}updated\0\u{1}mute\0\u{1}unmute\0\u{1}status\0\u{1}members\0\u{1}max_read\0\u{1}is_member\0\u{1}member_info_update\0\u{1}member_info_updated\0\u{1}member_info_changed\0\u{1}expire\0\u{2}\u{18}join\0\u{1}invite\0\u{1}leave\0\u{1}kick\0\u{1}reject\0\u{1}invited\0\u{1}kicked\0\u{2}\u{e}upload\0\u{1}uploaded\0\u{2}\u{13}subscribe\0\u{1}subscribed\0\u{1}unsubscribe\0\u{1}unsubscribed\0\u{1}is_subscribed\0\u{2}\u{1a}modify\0\u{1}modified\0\u{2}\u{13}block\0\u{1}unblock\0\u{1}blocked\0\u{1}unblocked\0\u{1}members_blocked\0\u{1}members_unblocked\0\u{1}check_block\0\u{1}check_result\0\u{2}\u{3}add_shutup\0\u{1}remove_shutup\0\u{1}query_shutup\0\u{1}shutup_added\0\u{1}shutup_removed\0\u{1}shutup_result\0\u{1}shutuped\0\u{1}unshutuped\0\u{1}members_shutuped\0\u{1}members_unshutuped\0\u{1}check_shutup\0")
 }
 
 nonisolated extension StatusType: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}on\0\u{1}off\0")
+}
+
+nonisolated extension DeviceType: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0unknown\0\u{1}android\0\u{1}ios\0")
+}
+
+nonisolated extension SemanticVersion: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SemanticVersion"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}major\0\u{1}minor\0\u{1}patch\0\u{1}preRelease\0\u{1}build\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self._major) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self._minor) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self._patch) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self._preRelease) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self._build) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._major {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._minor {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._patch {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._preRelease {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._build {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    if lhs._major != rhs._major {return false}
+    if lhs._minor != rhs._minor {return false}
+    if lhs._patch != rhs._patch {return false}
+    if lhs._preRelease != rhs._preRelease {return false}
+    if lhs._build != rhs._build {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension AndroidVersion: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AndroidVersion"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}codename\0\u{1}apiLevel\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self._codename) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self._apiLevel) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._codename {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._apiLevel {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: AndroidVersion, rhs: AndroidVersion) -> Bool {
+    if lhs._codename != rhs._codename {return false}
+    if lhs._apiLevel != rhs._apiLevel {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension SystemInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SystemInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}deviceType\0\u{1}osVersion\0\u{1}androidVersion\0\u{1}isEmulator\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self._deviceType) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._osVersion) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._androidVersion) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self._isEmulator) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._deviceType {
+      try visitor.visitSingularEnumField(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._osVersion {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._androidVersion {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._isEmulator {
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 4)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: SystemInfo, rhs: SystemInfo) -> Bool {
+    if lhs._deviceType != rhs._deviceType {return false}
+    if lhs._osVersion != rhs._osVersion {return false}
+    if lhs._androidVersion != rhs._androidVersion {return false}
+    if lhs._isEmulator != rhs._isEmulator {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
 }
 
 nonisolated extension JsonObjectMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -2633,6 +3015,74 @@ nonisolated extension ConvMemberInfo: SwiftProtobuf.Message, SwiftProtobuf._Mess
   }
 }
 
+nonisolated extension LoginCommand: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LoginCommand"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}systemInfo\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._systemInfo) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._systemInfo {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: LoginCommand, rhs: LoginCommand) -> Bool {
+    if lhs._systemInfo != rhs._systemInfo {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension LoggedinCommand: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LoggedinCommand"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}pushDisabled\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBoolField(value: &self._pushDisabled) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._pushDisabled {
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 1)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: LoggedinCommand, rhs: LoggedinCommand) -> Bool {
+    if lhs._pushDisabled != rhs._pushDisabled {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension DataCommand: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DataCommand"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ids\0\u{1}msg\0\u{1}offline\0")
@@ -2684,7 +3134,7 @@ nonisolated extension DataCommand: SwiftProtobuf.Message, SwiftProtobuf._Message
 
 nonisolated extension SessionCommand: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SessionCommand"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}t\0\u{1}n\0\u{1}s\0\u{1}ua\0\u{1}r\0\u{1}tag\0\u{1}deviceId\0\u{1}sessionPeerIds\0\u{1}onlineSessionPeerIds\0\u{1}st\0\u{1}stTtl\0\u{1}code\0\u{1}reason\0\u{1}deviceToken\0\u{1}sp\0\u{1}detail\0\u{1}lastUnreadNotifTime\0\u{1}lastPatchTime\0\u{1}configBitmap\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}t\0\u{1}n\0\u{1}s\0\u{1}ua\0\u{1}r\0\u{1}tag\0\u{1}deviceId\0\u{1}sessionPeerIds\0\u{1}onlineSessionPeerIds\0\u{1}st\0\u{1}stTtl\0\u{1}code\0\u{1}reason\0\u{1}deviceToken\0\u{1}sp\0\u{1}detail\0\u{1}lastUnreadNotifTime\0\u{1}lastPatchTime\0\u{1}configBitmap\0\u{1}systemInfo\0")
 
   fileprivate class _StorageClass {
     var _t: Int64? = nil
@@ -2706,6 +3156,7 @@ nonisolated extension SessionCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
     var _lastUnreadNotifTime: Int64? = nil
     var _lastPatchTime: Int64? = nil
     var _configBitmap: Int64? = nil
+    var _systemInfo: SystemInfo? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2735,6 +3186,7 @@ nonisolated extension SessionCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
       _lastUnreadNotifTime = source._lastUnreadNotifTime
       _lastPatchTime = source._lastPatchTime
       _configBitmap = source._configBitmap
+      _systemInfo = source._systemInfo
     }
   }
 
@@ -2772,6 +3224,7 @@ nonisolated extension SessionCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
         case 17: try { try decoder.decodeSingularInt64Field(value: &_storage._lastUnreadNotifTime) }()
         case 18: try { try decoder.decodeSingularInt64Field(value: &_storage._lastPatchTime) }()
         case 19: try { try decoder.decodeSingularInt64Field(value: &_storage._configBitmap) }()
+        case 20: try { try decoder.decodeSingularMessageField(value: &_storage._systemInfo) }()
         default: break
         }
       }
@@ -2841,6 +3294,9 @@ nonisolated extension SessionCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
       try { if let v = _storage._configBitmap {
         try visitor.visitSingularInt64Field(value: v, fieldNumber: 19)
       } }()
+      try { if let v = _storage._systemInfo {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2869,6 +3325,7 @@ nonisolated extension SessionCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
         if _storage._lastUnreadNotifTime != rhs_storage._lastUnreadNotifTime {return false}
         if _storage._lastPatchTime != rhs_storage._lastPatchTime {return false}
         if _storage._configBitmap != rhs_storage._configBitmap {return false}
+        if _storage._systemInfo != rhs_storage._systemInfo {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -3281,7 +3738,7 @@ nonisolated extension UnreadCommand: SwiftProtobuf.Message, SwiftProtobuf._Messa
 
 nonisolated extension ConvCommand: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ConvCommand"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}m\0\u{1}transient\0\u{1}unique\0\u{1}cid\0\u{1}cdate\0\u{1}initBy\0\u{1}sort\0\u{1}limit\0\u{1}skip\0\u{1}flag\0\u{1}count\0\u{1}udate\0\u{1}t\0\u{1}n\0\u{1}s\0\u{1}statusSub\0\u{1}statusPub\0\u{1}statusTTL\0\u{1}uniqueId\0\u{1}targetClientId\0\u{1}maxReadTimestamp\0\u{1}maxAckTimestamp\0\u{1}queryAllMembers\0\u{1}maxReadTuples\0\u{1}cids\0\u{1}info\0\u{1}tempConv\0\u{1}tempConvTTL\0\u{1}tempConvIds\0\u{1}allowedPids\0\u{1}failedPids\0\u{2}\u{9}next\0\u{2}<results\0\u{1}where\0\u{2}\u{2}attr\0\u{1}attrModified\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}m\0\u{1}transient\0\u{1}unique\0\u{1}cid\0\u{1}cdate\0\u{1}initBy\0\u{1}sort\0\u{1}limit\0\u{1}skip\0\u{1}flag\0\u{1}count\0\u{1}udate\0\u{1}t\0\u{1}n\0\u{1}s\0\u{1}statusSub\0\u{1}statusPub\0\u{1}statusTTL\0\u{1}uniqueId\0\u{1}targetClientId\0\u{1}maxReadTimestamp\0\u{1}maxAckTimestamp\0\u{1}queryAllMembers\0\u{1}maxReadTuples\0\u{1}cids\0\u{1}info\0\u{1}tempConv\0\u{1}tempConvTTL\0\u{1}tempConvIds\0\u{1}allowedPids\0\u{1}failedPids\0\u{1}existing\0\u{2}\u{8}next\0\u{2}<results\0\u{1}where\0\u{2}\u{2}attr\0\u{1}attrModified\0")
 
   fileprivate class _StorageClass {
     var _m: [String] = []
@@ -3315,6 +3772,7 @@ nonisolated extension ConvCommand: SwiftProtobuf.Message, SwiftProtobuf._Message
     var _tempConvIds: [String] = []
     var _allowedPids: [String] = []
     var _failedPids: [ErrorCommand] = []
+    var _existing: Bool? = nil
     var _next: String? = nil
     var _results: JsonObjectMessage? = nil
     var _where: JsonObjectMessage? = nil
@@ -3361,6 +3819,7 @@ nonisolated extension ConvCommand: SwiftProtobuf.Message, SwiftProtobuf._Message
       _tempConvIds = source._tempConvIds
       _allowedPids = source._allowedPids
       _failedPids = source._failedPids
+      _existing = source._existing
       _next = source._next
       _results = source._results
       _where = source._where
@@ -3426,6 +3885,7 @@ nonisolated extension ConvCommand: SwiftProtobuf.Message, SwiftProtobuf._Message
         case 29: try { try decoder.decodeRepeatedStringField(value: &_storage._tempConvIds) }()
         case 30: try { try decoder.decodeRepeatedStringField(value: &_storage._allowedPids) }()
         case 31: try { try decoder.decodeRepeatedMessageField(value: &_storage._failedPids) }()
+        case 32: try { try decoder.decodeSingularBoolField(value: &_storage._existing) }()
         case 40: try { try decoder.decodeSingularStringField(value: &_storage._next) }()
         case 100: try { try decoder.decodeSingularMessageField(value: &_storage._results) }()
         case 101: try { try decoder.decodeSingularMessageField(value: &_storage._where) }()
@@ -3536,6 +3996,9 @@ nonisolated extension ConvCommand: SwiftProtobuf.Message, SwiftProtobuf._Message
       if !_storage._failedPids.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._failedPids, fieldNumber: 31)
       }
+      try { if let v = _storage._existing {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 32)
+      } }()
       try { if let v = _storage._next {
         try visitor.visitSingularStringField(value: v, fieldNumber: 40)
       } }()
@@ -3591,6 +4054,7 @@ nonisolated extension ConvCommand: SwiftProtobuf.Message, SwiftProtobuf._Message
         if _storage._tempConvIds != rhs_storage._tempConvIds {return false}
         if _storage._allowedPids != rhs_storage._allowedPids {return false}
         if _storage._failedPids != rhs_storage._failedPids {return false}
+        if _storage._existing != rhs_storage._existing {return false}
         if _storage._next != rhs_storage._next {return false}
         if _storage._results != rhs_storage._results {return false}
         if _storage._where != rhs_storage._where {return false}
@@ -4354,7 +4818,7 @@ nonisolated extension BlacklistCommand: SwiftProtobuf.Message, SwiftProtobuf._Me
 
 nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GenericCommand"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}cmd\0\u{1}op\0\u{1}appId\0\u{1}peerId\0\u{1}i\0\u{1}installationId\0\u{1}priority\0\u{1}service\0\u{1}serverTs\0\u{1}clientTs\0\u{1}notificationType\0\u{2}Z\u{1}dataMessage\0\u{1}sessionMessage\0\u{1}errorMessage\0\u{1}directMessage\0\u{1}ackMessage\0\u{1}unreadMessage\0\u{1}readMessage\0\u{1}rcpMessage\0\u{1}logsMessage\0\u{1}convMessage\0\u{1}roomMessage\0\u{1}presenceMessage\0\u{1}reportMessage\0\u{1}patchMessage\0\u{1}pubsubMessage\0\u{1}blacklistMessage\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}cmd\0\u{1}op\0\u{1}appId\0\u{1}peerId\0\u{1}i\0\u{1}installationId\0\u{1}priority\0\u{1}service\0\u{1}serverTs\0\u{1}clientTs\0\u{1}notificationType\0\u{2}Y\u{1}loginMessage\0\u{1}dataMessage\0\u{1}sessionMessage\0\u{1}errorMessage\0\u{1}directMessage\0\u{1}ackMessage\0\u{1}unreadMessage\0\u{1}readMessage\0\u{1}rcpMessage\0\u{1}logsMessage\0\u{1}convMessage\0\u{1}roomMessage\0\u{1}presenceMessage\0\u{1}reportMessage\0\u{1}patchMessage\0\u{1}pubsubMessage\0\u{1}blacklistMessage\0\u{1}loggedinMessage\0")
 
   fileprivate class _StorageClass {
     var _cmd: CommandType? = nil
@@ -4368,6 +4832,7 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
     var _serverTs: Int64? = nil
     var _clientTs: Int64? = nil
     var _notificationType: Int32? = nil
+    var _loginMessage: LoginCommand? = nil
     var _dataMessage: DataCommand? = nil
     var _sessionMessage: SessionCommand? = nil
     var _errorMessage: ErrorCommand? = nil
@@ -4384,6 +4849,7 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
     var _patchMessage: PatchCommand? = nil
     var _pubsubMessage: PubsubCommand? = nil
     var _blacklistMessage: BlacklistCommand? = nil
+    var _loggedinMessage: LoggedinCommand? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4405,6 +4871,7 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
       _serverTs = source._serverTs
       _clientTs = source._clientTs
       _notificationType = source._notificationType
+      _loginMessage = source._loginMessage
       _dataMessage = source._dataMessage
       _sessionMessage = source._sessionMessage
       _errorMessage = source._errorMessage
@@ -4421,6 +4888,7 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
       _patchMessage = source._patchMessage
       _pubsubMessage = source._pubsubMessage
       _blacklistMessage = source._blacklistMessage
+      _loggedinMessage = source._loggedinMessage
     }
   }
 
@@ -4463,6 +4931,7 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
         case 9: try { try decoder.decodeSingularInt64Field(value: &_storage._serverTs) }()
         case 10: try { try decoder.decodeSingularInt64Field(value: &_storage._clientTs) }()
         case 11: try { try decoder.decodeSingularInt32Field(value: &_storage._notificationType) }()
+        case 100: try { try decoder.decodeSingularMessageField(value: &_storage._loginMessage) }()
         case 101: try { try decoder.decodeSingularMessageField(value: &_storage._dataMessage) }()
         case 102: try { try decoder.decodeSingularMessageField(value: &_storage._sessionMessage) }()
         case 103: try { try decoder.decodeSingularMessageField(value: &_storage._errorMessage) }()
@@ -4479,6 +4948,7 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
         case 114: try { try decoder.decodeSingularMessageField(value: &_storage._patchMessage) }()
         case 115: try { try decoder.decodeSingularMessageField(value: &_storage._pubsubMessage) }()
         case 116: try { try decoder.decodeSingularMessageField(value: &_storage._blacklistMessage) }()
+        case 117: try { try decoder.decodeSingularMessageField(value: &_storage._loggedinMessage) }()
         default: break
         }
       }
@@ -4523,6 +4993,9 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
       } }()
       try { if let v = _storage._notificationType {
         try visitor.visitSingularInt32Field(value: v, fieldNumber: 11)
+      } }()
+      try { if let v = _storage._loginMessage {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 100)
       } }()
       try { if let v = _storage._dataMessage {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 101)
@@ -4572,6 +5045,9 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
       try { if let v = _storage._blacklistMessage {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 116)
       } }()
+      try { if let v = _storage._loggedinMessage {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 117)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4592,6 +5068,7 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
         if _storage._serverTs != rhs_storage._serverTs {return false}
         if _storage._clientTs != rhs_storage._clientTs {return false}
         if _storage._notificationType != rhs_storage._notificationType {return false}
+        if _storage._loginMessage != rhs_storage._loginMessage {return false}
         if _storage._dataMessage != rhs_storage._dataMessage {return false}
         if _storage._sessionMessage != rhs_storage._sessionMessage {return false}
         if _storage._errorMessage != rhs_storage._errorMessage {return false}
@@ -4608,6 +5085,7 @@ nonisolated extension GenericCommand: SwiftProtobuf.Message, SwiftProtobuf._Mess
         if _storage._patchMessage != rhs_storage._patchMessage {return false}
         if _storage._pubsubMessage != rhs_storage._pubsubMessage {return false}
         if _storage._blacklistMessage != rhs_storage._blacklistMessage {return false}
+        if _storage._loggedinMessage != rhs_storage._loggedinMessage {return false}
         return true
       }
       if !storagesAreEqual {return false}
