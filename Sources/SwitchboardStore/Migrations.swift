@@ -269,6 +269,17 @@ enum Migrations {
                 DROP INDEX message_to_every_member;
                 """)
         }
+        migrator.registerMigration("v23: receipts sent once a message") { db in
+            // A message's delivery receipt goes out once, whichever ack brings it: a device's
+            // ack of the message or an ack by time of the history it fetched (the Android
+            // SDK's). The index holds only messages still waiting for theirs. Those stored
+            // before had theirs sent as their acks came.
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN receipt_sent INTEGER NOT NULL DEFAULT 0;
+                UPDATE message SET receipt_sent = 1 WHERE wants_receipt;
+                CREATE INDEX message_receipt_due ON message(conversation_id, timestamp) WHERE wants_receipt AND NOT receipt_sent;
+                """)
+        }
         return migrator
     }
 }

@@ -211,5 +211,11 @@ enum PostgresSchema {
             """,
             "CREATE INDEX message_to_every_member ON message(conversation_id, seq) WHERE to_every_member",
         ]),
+        // SQLite's v23: what that migration says.
+        ("v8: receipts sent once a message", [
+            "ALTER TABLE message ADD COLUMN receipt_sent BOOLEAN NOT NULL DEFAULT FALSE",
+            "UPDATE message SET receipt_sent = TRUE WHERE wants_receipt",
+            "CREATE INDEX message_receipt_due ON message(conversation_id, timestamp) WHERE wants_receipt AND NOT receipt_sent",
+        ]),
     ]
 }

@@ -165,9 +165,9 @@ extension PostgresStore: DeliveryState {
         }
     }
 
-    private static let acknowledgedColumns = "message.seq, message.id, message.conversation_id, message.sender, message.timestamp, message.wants_receipt"
+    static let acknowledgedColumns = "message.seq, message.id, message.conversation_id, message.sender, message.timestamp, message.wants_receipt"
 
-    private static func acknowledgedMessage(_ row: PostgresRandomAccessRow) -> AcknowledgedMessage {
+    static func acknowledgedMessage(_ row: PostgresRandomAccessRow) -> AcknowledgedMessage {
         AcknowledgedMessage(
             seq: row.int64("seq") ?? 0, id: row.string("id") ?? "", conversationID: row.string("conversation_id") ?? "",
             from: row.string("sender") ?? "", timestamp: row.int64("timestamp") ?? 0, wantsReceipt: row.bool("wants_receipt") ?? false

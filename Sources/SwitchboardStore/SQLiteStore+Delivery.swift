@@ -136,7 +136,7 @@ extension SQLiteStore: DeliveryState {
     private static let acknowledgedColumns = "message.seq, message.id, message.conversation_id, message.sender, message.timestamp, message.wants_receipt"
 
     /// By position: the columns are `acknowledgedColumns`.
-    private static func acknowledgedMessage(_ row: Row) -> AcknowledgedMessage {
+    static func acknowledgedMessage(_ row: Row) -> AcknowledgedMessage {
         AcknowledgedMessage(seq: row[0], id: row[1], conversationID: row[2], from: row[3], timestamp: row[4], wantsReceipt: row[5])
     }
 
@@ -247,7 +247,7 @@ extension SQLiteStore: DeliveryState {
         }
     }
 
-    private static func advance(clientID: String, in conversationID: String, acknowledged: Int64, read: Int64, _ db: Database) throws {
+    static func advance(clientID: String, in conversationID: String, acknowledged: Int64, read: Int64, _ db: Database) throws {
         try db.executeCached(
             sql: """
                 INSERT INTO receipt_position (conversation_id, client_id, acknowledged_up_to, read_up_to) VALUES (?, ?, ?, ?)

@@ -35,6 +35,13 @@ public protocol DeliveryState: Sendable {
     /// Forgets devices not seen since `time`, with their positions and queued copies, and the notices
     /// and broadcasts that ended before then; returns how many devices.
     func forgetDevices(unseenSince time: Int64) async throws -> Int
+    /// Of the messages `seqs`, those whose delivery receipt has not gone out, marked as gone:
+    /// a message's receipt goes out once, whichever device or ack delivered it.
+    func takeReceipts(of seqs: [Int64]) async throws -> Set<Int64>
+    /// The messages of a conversation with timestamps in `range` that `clientID` has now
+    /// received (an ack by time, after a page of history) and whose senders still wait for
+    /// a receipt, marked as sent; moves the client's delivered position to the range's end.
+    func takeReceipts(for clientID: String, conversationID: String, timestamps range: ClosedRange<Int64>) async throws -> [AcknowledgedMessage]
     /// Moves the client's read (and so delivered) position in a conversation up to `timestamp`.
     func markRead(clientID: String, conversationID: String, upTo timestamp: Int64) async throws
     /// How far each member has received and read a conversation.

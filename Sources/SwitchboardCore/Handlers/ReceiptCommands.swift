@@ -14,15 +14,24 @@ struct ReceiptCommands: Sendable {
     let context: CoreContext
 
     /// A receiving client confirms messages; they are no longer redelivered to it. The JS SDK
-    /// acks a conversation's time range (`cid`, `fromts`, `tots`); other SDKs name messages
-    /// (`mid`, `ids`). Acks get no reply.
+    /// acks a conversation's time range (`cid`, `fromts`, `tots`), the Android SDK everything
+    /// up to a time after each page of history it fetched (`cid`, `tots`: java-unified-sdk
+    /// `LCSession.java` 502-514); the SDKs name what they received live (`mid`, `ids`).
+    /// Acks get no reply.
     func acknowledge(_ request: GenericCommand, from clientID: String, on connection: Connection) async throws -> GenericCommand? {
         // Acks are the device's: its other devices still receive what it acknowledged.
         guard let device = context.presence.session(clientID: clientID, connectionID: connection.id)?.device else { return nil }
         let ack = request.ackMessage
         var acknowledged: [AcknowledgedMessage] = []
-        if ack.hasCid, ack.hasFromts, ack.hasTots, ack.fromts <= ack.tots {
-            acknowledged += try await context.store.acknowledge(device, conversationID: ack.cid, timestamps: ack.fromts...ack.tots)
+        var fetched: [AcknowledgedMessage] = []
+        if ack.hasCid, ack.hasTots, ack.fromts <= ack.tots {
+            let range = ack.fromts...ack.tots
+            acknowledged += try await context.store.acknowledge(device, conversationID: ack.cid, timestamps: range)
+            // Fetched from history, they were never this device's to acknowledge: a client
+            // that works from unread counts has nothing queued to move past.
+            if try await context.store.conversation(id: ack.cid)?.members.contains(clientID) == true {
+                fetched = try await context.store.takeReceipts(for: clientID, conversationID: ack.cid, timestamps: range)
+            }
         }
         var ids = ack.ids
         if ack.hasMid { ids.append(ack.mid) }
@@ -31,7 +40,9 @@ struct ReceiptCommands: Sendable {
         }
         acknowledged += try await context.store.acknowledge(device, messageIDs: ids)
         context.deliveryTimes.acknowledged(acknowledged.map(\.seq), by: device)
-        try await sendDeliveryReceipts(for: acknowledged.filter { $0.wantsReceipt && $0.from != clientID }, deliveredTo: clientID)
+        let wanting = acknowledged.filter { $0.wantsReceipt && $0.from != clientID }
+        let due = try await context.store.takeReceipts(of: wanting.map(\.seq))
+        try await sendDeliveryReceipts(for: wanting.filter { due.contains($0.seq) } + fetched, deliveredTo: clientID)
         return nil
     }
 
