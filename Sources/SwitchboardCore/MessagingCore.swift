@@ -19,6 +19,7 @@ public final class MessagingCore: Sendable {
     public let conversations: ConversationOperations
     private let conversationCommands: ConversationCommands
     private let conversationQueries: ConversationQueries
+    private let conversationChecks: ConversationChecks
     public let sending: MessageSending
     private let messages: MessageCommands
     public let reading: MessageHistory
@@ -55,6 +56,7 @@ public final class MessagingCore: Sendable {
         conversations = ConversationOperations(context: context, notifier: Notifier(context: context), hooks: ConversationHooks(pipeline: hooks, background: background))
         conversationCommands = ConversationCommands(operations: conversations)
         conversationQueries = ConversationQueries(operations: conversations)
+        conversationChecks = ConversationChecks(operations: conversations)
         let messageHooks = MessageHooks(pipeline: hooks, background: background, maxContentBytes: settings.maxContentBytes)
         sending = MessageSending(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
         messages = MessageCommands(sending: sending)
@@ -210,6 +212,10 @@ public final class MessagingCore: Sendable {
         case (.blacklist, .query): return try await conversationQueries.blockedClients(request, from: clientID)
         case (.conv, .query): return try await conversationQueries.query(request, from: clientID)
         case (.conv, .count): return try await conversationQueries.count(request, from: clientID)
+        case (.conv, .isMember): return try await conversationChecks.membership(request, from: clientID)
+        case (.conv, .members): return try await conversationChecks.onlineMembers(request, from: clientID)
+        case (.conv, .checkShutup): return try await conversationChecks.silenced(request, from: clientID)
+        case (.blacklist, .checkBlock): return try await conversationChecks.blocked(request, from: clientID)
         case (.direct, _): return try await messages.send(request, from: clientID, on: connection)
         case (.conv, .maxRead): return try await receipts.maxRead(request, from: clientID)
         case (.ack, _): return try await receipts.acknowledge(request, from: clientID, on: connection)

@@ -5,6 +5,7 @@ extension GenericCommand {
     ) -> GenericCommand {
         var command = GenericCommand()
         command.cmd = .error
+        command.service = RealtimeService.instantMessaging
         if let request, request.hasI { command.i = request.i }
         if let request, request.hasPeerID { command.peerID = request.peerID }
         var error = ErrorCommand()

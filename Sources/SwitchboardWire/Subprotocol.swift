@@ -14,6 +14,18 @@ public enum Subprotocol: String, Sendable, CaseIterable {
         return allCases.first { offered.contains($0.rawValue) }
     }
 
+    /// How a client on this protocol learns at login of the messages it missed, as LeanCloud
+    /// decided by the protocol's version (objc-sdk `LCIMCommon_Internal.h`: "use unread" is
+    /// `lc.protobuf2.3`, without it `lc.protobuf2.1`; java-unified-sdk's `onlyPushCount`).
+    /// `configBitmap` does not decide it: the Swift SDK sets its "keep-notification" bit on
+    /// both versions, the Android and Objective-C SDKs on neither.
+    public var missedMessages: MissedMessages {
+        switch self {
+        case .protobuf3, .base64, .json: .unreadCounts
+        case .protobuf1, .protobuf2: .pushed
+        }
+    }
+
     /// How frames of this protocol travel.
     public var frameKind: FrameKind {
         switch self {
@@ -27,4 +39,13 @@ public enum Subprotocol: String, Sendable, CaseIterable {
 public enum FrameKind: Sendable {
     case binary
     case text
+}
+
+/// How a client learns at login of the messages it missed while offline.
+public enum MissedMessages: Sendable {
+    /// Each conversation's unread count and last message (`unread`); the app fetches the
+    /// history itself, and its acks of what it fetched move its position.
+    case unreadCounts
+    /// The messages themselves, as `direct` with `offline` set.
+    case pushed
 }

@@ -414,7 +414,7 @@ extension ClusterTests {
 
         let edited = try await alice.request(.patch(cid: cid, mid: sent.uid, timestamp: sent.t, text: "told you"))
         #expect(edited.cmd == .patch && edited.op == .modified)
-        let patch = try await bob.next(timeout: .seconds(5), "patch/modified") { $0.cmd == .patch && $0.op == .modified }
+        let patch = try await bob.next(timeout: .seconds(5), "patch/modify") { $0.cmd == .patch && $0.op == .modify }
         #expect(patch.patchMessage.patches.first?.data == "told you" && patch.peerID == "bob")
     }
 }

@@ -215,7 +215,7 @@ import Testing
         let first = try await shared.next { $0.cmd == .patch }
         let second = try await shared.next { $0.cmd == .patch }
         #expect(first.hasI && first.i == 901)
-        #expect(!second.hasI && second.peerID == "bob" && second.op == .modified)
+        #expect(!second.hasI && second.peerID == "bob" && second.op == .modify)
         try await server.stop()
     }
 

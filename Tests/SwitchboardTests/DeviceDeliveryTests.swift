@@ -115,7 +115,8 @@ import Testing
 
         let codec = FrameCodec(subprotocol: .protobuf3)
         let halfOpen = try await RawWebSocket.onThread { [port = server.port, appID = server.config.appID] in
-            let socket = try RawWebSocket(port: port)
+            // Where the catch-up is pushed at login.
+            let socket = try RawWebSocket(port: port, subprotocol: Subprotocol.protobuf1.rawValue)
             var open = GenericCommand.open("bob", appID: appID)
             open.i = 1
             open.sessionMessage.deviceID = "phone"

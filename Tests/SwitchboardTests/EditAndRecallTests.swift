@@ -1,7 +1,7 @@
 import SwitchboardWire
 import Testing
 
-/// `patch/modify`: senders edit and recall their messages; members see `patch/modified`. On the
+/// `patch/modify`: senders edit and recall their messages; members see `patch/modify`. On the
 /// core alone, but for the hook that changes edits (a script, on a whole server).
 @Suite struct EditAndRecallTests {
     @Test func anEditReachesMembersAndHistory() async throws {
@@ -15,7 +15,7 @@ import Testing
         let reply = try await alice.request(.patch(cid: cid, mid: sent.uid, timestamp: sent.t, text: "hello", mentionPids: ["bob"]))
         #expect(reply.cmd == .patch && reply.op == .modified)
         #expect(reply.patchMessage.lastPatchTime > sent.t)
-        let notice = try await bob.next { $0.cmd == .patch && $0.op == .modified }
+        let notice = try await bob.next { $0.cmd == .patch && $0.op == .modify }
         let patch = try #require(notice.patchMessage.patches.first)
         #expect(patch.mid == sent.uid && patch.cid == cid && patch.from == "alice" && patch.timestamp == sent.t)
         #expect(patch.data == "hello" && !patch.recall && patch.mentionPids == ["bob"])

@@ -39,7 +39,7 @@ import Testing
         let cid = try await alice.startConversation(members: ["bob"])
         let ack = try await alice.sendText("HELLO", cid: cid)
         #expect(try await bob.nextMessage().msg == "hello")
-        let patch = try await alice.next { $0.cmd == .patch && $0.op == .modified }
+        let patch = try await alice.next { $0.cmd == .patch && $0.op == .modify }
         let item = try #require(patch.patchMessage.patches.first)
         #expect(item.mid == ack.uid)
         #expect(item.data == "hello")

@@ -103,7 +103,7 @@ extension ConfigAndCLITests {
 
         let server = try await TestServer.start(dataDirectory: folder)
         // Nothing from before the move is unread or delivered again.
-        let bob = try await server.login("bob")
+        let bob = try await server.login("bob", subprotocol: .protobuf3)
         // A login's catch-up is sent while the login is handled.
         try await bob.awaitHandled()
         #expect(bob.received { $0.cmd == .unread || $0.cmd == .direct }.isEmpty)
@@ -125,7 +125,7 @@ extension ConfigAndCLITests {
         // What arrives after the move counts as unread as usual.
         let alice = try await server.login("alice")
         try await alice.sendText("after the move", cid: Self.group)
-        let carol = try await server.login("carol")
+        let carol = try await server.login("carol", subprotocol: .protobuf3)
         let unread = try await carol.next { $0.cmd == .unread }.unreadMessage.convs
         #expect(unread.map(\.cid) == [Self.group] && unread.first?.unread == 1 && unread.first?.data == "after the move")
         try await server.stop()

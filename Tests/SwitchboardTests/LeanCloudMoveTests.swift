@@ -36,7 +36,7 @@ struct LeanCloudMoveTests {
         #expect(before.parts.count == after.parts.count)
 
         // Nothing from before the move is unread, nor delivered again; what comes after is.
-        let bob = try await new.login("bob")
+        let bob = try await new.login("bob", subprotocol: .protobuf3)
         // A login's catch-up is sent while the login is handled.
         try await bob.awaitHandled()
         #expect(bob.received { $0.cmd == .direct || ($0.cmd == .unread && !$0.unreadMessage.convs.isEmpty) }.isEmpty)
@@ -44,7 +44,7 @@ struct LeanCloudMoveTests {
         try await bob.waitUntilClosed()
         let alice = try await new.login("alice")
         let sent = try await alice.sendText("after the move", cid: app.group)
-        let back = try await new.login("bob")
+        let back = try await new.login("bob", subprotocol: .protobuf3)
         let unread = try await back.next { $0.cmd == .unread }.unreadMessage
         #expect(unread.convs.map(\.cid) == [app.group])
         #expect(unread.convs.first?.unread == 1 && unread.convs.first?.mid == sent.uid)

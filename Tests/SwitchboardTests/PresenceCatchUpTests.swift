@@ -12,7 +12,7 @@ import Testing
     @Test func whatTheCatchUpMissedGoesOutBeforeWhatWasKeptForTheSession() throws {
         let presence = Presence()
         let outbox = MemoryOutbox(closed: {})
-        let connection = Connection(id: 1, outbox: outbox, remoteAddress: "127.0.0.1")
+        let connection = Connection(id: 1, outbox: outbox, remoteAddress: "127.0.0.1", missedMessages: .pushed)
         presence.messageStored(seq: 10)
         let (_, catchUpTo) = presence.open(Presence.Session(connection: connection, tag: nil, device: DeviceAddress(clientID: "bob", key: "phone")), for: "bob")
         #expect(catchUpTo == 10)
@@ -38,7 +38,7 @@ import Testing
     @Test func aFailedCatchUpReleasesWhatWasKept() throws {
         let presence = Presence()
         let outbox = MemoryOutbox(closed: {})
-        let connection = Connection(id: 1, outbox: outbox, remoteAddress: "127.0.0.1")
+        let connection = Connection(id: 1, outbox: outbox, remoteAddress: "127.0.0.1", missedMessages: .pushed)
         _ = presence.open(Presence.Session(connection: connection, tag: nil, device: DeviceAddress(clientID: "bob", key: "phone")), for: "bob")
         let session = try #require(presence.session(clientID: "bob", connectionID: 1))
         #expect(!presence.missed(seq: 1, by: session))

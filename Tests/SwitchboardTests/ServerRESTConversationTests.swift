@@ -162,16 +162,16 @@ import Testing
         let path = "/1.2/rtm/conversations/\(cid)/messages/\(sent.uid)"
 
         #expect(try await server.rest("PUT", path, body: ["from_client": "alice", "message": "edited", "timestamp": sent.t]).0 == 200)
-        let edit = try await bob.next("patch/modified") { $0.cmd == .patch && $0.op == .modified }
+        let edit = try await bob.next("patch/modify") { $0.cmd == .patch && $0.op == .modify }
         #expect(edit.patchMessage.patches.first?.data == "edited" && edit.patchMessage.patches.first?.recall == false)
         #expect(try await recorder.params(of: .messageUpdate)["content"] == "edited")
         // The sender's own devices hear it too: the server is none of them.
-        #expect(try await alice.next("patch/modified") { $0.cmd == .patch && $0.op == .modified }.patchMessage.patches.first?.data == "edited")
+        #expect(try await alice.next("patch/modify") { $0.cmd == .patch && $0.op == .modify }.patchMessage.patches.first?.data == "edited")
         #expect(try await server.rest("PUT", path, body: ["from_client": "alice", "message": "x", "timestamp": sent.t + 1]).0 == 404)
         #expect(try await server.rest("PUT", path, body: ["from_client": "bob", "message": "x", "timestamp": sent.t]).0 == 400)
 
         #expect(try await server.rest("PUT", path + "/recall", body: ["from_client": "alice", "timestamp": sent.t]).0 == 200)
-        #expect(try await bob.next("patch/modified") { $0.cmd == .patch && $0.op == .modified }.patchMessage.patches.first?.recall == true)
+        #expect(try await bob.next("patch/modify") { $0.cmd == .patch && $0.op == .modify }.patchMessage.patches.first?.recall == true)
 
         #expect(try await server.rest("DELETE", path + "?from_client=alice&timestamp=\(sent.t)").0 == 200)
         #expect(try await server.restArray("/1.2/rtm/conversations/\(cid)/messages").2.isEmpty)

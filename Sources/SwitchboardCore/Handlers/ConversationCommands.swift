@@ -22,6 +22,9 @@ struct ConversationCommands: Sendable {
         reply.convMessage.cdate = ISODate.string(milliseconds: conversation.createdAt)
         if conversation.uniqueKey != nil { reply.convMessage.uniqueID = conversation.id }
         if let secondsLeft = started.secondsLeft { reply.convMessage.tempConvTtl = secondsLeft }
+        // The Swift SDK then takes what it knows of the conversation as outdated
+        // (swift-sdk `IMClient.swift` 871).
+        if started.existed { reply.convMessage.existing = true }
         return reply
     }
 

@@ -180,6 +180,7 @@ struct Delivery: Sendable {
         direct.convType = Int32(conversation.kind.rawValue)
         var command = GenericCommand()
         command.cmd = .direct
+        command.service = RealtimeService.instantMessaging
         command.directMessage = direct
         return command
     }

@@ -1,8 +1,11 @@
 import Foundation
 import SwitchboardWire
 
-/// `patch/modified` notifications: a message changed after it was sent, by its sender (edit,
-/// recall) or by the system (a hook's rewrite, with a code and reason).
+/// `patch/modify` notifications: a message changed after it was sent, by its sender (edit,
+/// recall) or by the system (a hook's rewrite, with a code and reason). `modify`, not the
+/// `modified` that answers the editor: the Android SDK takes a `modified` for the reply to a
+/// request of its own, finds none and drops the socket (`LCDefaultConnectionListener.java`),
+/// and the Apple SDKs ignore it.
 enum PatchNotices {
     /// A recalled message's content: LeanCloud's recalled-message type.
     static let recalledContent = #"{"_lctype":-127}"#
@@ -27,7 +30,7 @@ enum PatchNotices {
     }
 
     static func notice(_ items: [PatchItem], to clientID: String) -> GenericCommand {
-        var notice = Replies.notification(.patch, op: .modified, to: clientID)
+        var notice = Replies.notification(.patch, op: .modify, to: clientID)
         notice.patchMessage.patches = items
         notice.patchMessage.lastPatchTime = items.map(\.patchTimestamp).max() ?? 0
         return notice

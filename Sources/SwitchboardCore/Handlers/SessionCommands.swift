@@ -53,10 +53,15 @@ struct SessionCommands: Sendable {
         if open.r, let tag, await holdsTag(tag, clientID: clientID, otherThan: connection) {
             throw CommandError(.sessionConflict, detail: "another device logged in with tag \(tag)")
         }
-        let namesDevice = (open.hasDeviceID && !open.deviceID.isEmpty) || tag != nil
+        let deviceToken = open.hasDeviceToken && !open.deviceToken.isEmpty ? open.deviceToken : nil
+        // The Apple SDKs never send `deviceId`: their `deviceToken`, the APNs token or until
+        // there is one a UUID kept for the device (objc-sdk `LCIMClient.m` 474-475, swift-sdk
+        // `IMClient.swift` 1347-1348), is what tells one iPhone from another.
+        let deviceKey = open.hasDeviceID && !open.deviceID.isEmpty ? open.deviceID : deviceToken
+        let namesDevice = deviceKey != nil || tag != nil
         // A reconnect names no device: its token says which it is.
         let device = namesDevice || tokenDevice == nil
-            ? DeviceAddress(clientID: clientID, deviceID: open.hasDeviceID ? open.deviceID : nil, tag: tag)
+            ? DeviceAddress(clientID: clientID, deviceID: deviceKey, tag: tag)
             : DeviceAddress(clientID: clientID, key: tokenDevice ?? "")
         await awaitEndedConnections(of: device)
         let lastSeen = try await context.store.deviceSeen(device, at: now)
@@ -80,8 +85,10 @@ struct SessionCommands: Sendable {
                 throw CommandError(.sessionConflict, detail: "another device logged in with tag \(tag) at the same moment")
             }
         }
-        if open.hasDeviceToken, !open.deviceToken.isEmpty {
-            try await context.store.registerDevice(clientID: clientID, token: open.deviceToken, deviceID: open.hasDeviceID ? open.deviceID : nil, at: context.clock.now())
+        // A device UUID is no address for a push: the device is pushed to once its APNs
+        // token comes (in a later login, or `report/upload`).
+        if let deviceToken, !PushDevice.isDeviceUUID(deviceToken) {
+            try await context.store.registerDevice(clientID: clientID, token: deviceToken, deviceID: device.key, at: context.clock.now())
         }
         context.logger.info("session opened", metadata: ["client": "\(clientID)", "connection": "\(connection.id)", "tag": "\(tag ?? "")"])
 
@@ -97,18 +104,23 @@ struct SessionCommands: Sendable {
         if let lastSeen {
             try await replayNotices(to: clientID, on: connection, since: lastSeen)
         }
-        if open.configBitmap & Self.keepsUnreadNotifications != 0 {
+        switch connection.missedMessages {
+        case .unreadCounts:
             // This client learns of missed messages from the `unread` notice below and
             // fetches them itself; pushed as well, each would count as new again.
             try await context.store.trimQueue(of: device, keepingPerConversation: 0)
-        } else if let keep = context.settings.offlineMessagesPerConversation {
-            try await context.store.trimQueue(of: device, keepingPerConversation: keep)
+        case .pushed:
+            if let keep = context.settings.offlineMessagesPerConversation {
+                try await context.store.trimQueue(of: device, keepingPerConversation: keep)
+            }
         }
         try await catchUp(session, upTo: catchUpTo)
         try await delivery.sendBroadcasts(to: clientID, on: connection, sentAfter: lastSeen ?? 0)
-        let unread = try await context.store.unreadSummaries(for: clientID, since: open.lastUnreadNotifTime, conversationID: nil)
-        if !unread.isEmpty {
-            connection.outbox.send(UnreadNotices.notice(unread, to: clientID, at: context.clock.now()))
+        if connection.missedMessages == .unreadCounts {
+            let unread = try await context.store.unreadSummaries(for: clientID, since: open.lastUnreadNotifTime, conversationID: nil)
+            if !unread.isEmpty {
+                connection.outbox.send(UnreadNotices.notice(unread, to: clientID, at: context.clock.now()))
+            }
         }
         if open.lastPatchTime > 0 {
             try await delivery.sendPatches(to: clientID, on: connection, since: open.lastPatchTime)
@@ -174,13 +186,11 @@ struct SessionCommands: Sendable {
         for bytes in try await context.store.notices(for: clientID, since: time, limit: Self.maxReplayedNotices) {
             guard var notice = try? GenericCommand(serializedBytes: bytes) else { continue }
             notice.peerID = clientID
+            // Kept by an earlier version, which did not say it.
+            notice.service = RealtimeService.instantMessaging
             connection.outbox.send(notice)
         }
     }
-
-    /// `configBitmap`'s "keep-notification" bit: the client works from unread notices
-    /// (LeanCloud's JavaScript SDK sets it; its other bits change nothing here).
-    static let keepsUnreadNotifications: Int64 = 1 << 4
 
     /// Notices one login replays; a device offline through more is better served by
     /// querying its conversations afresh.

@@ -73,7 +73,7 @@ extension ConversationOperations {
     /// A unique start that found its conversation: the one with the same members, and for a
     /// temporary conversation the seconds it has left.
     private static func found(_ existing: Conversation, now: Int64) -> StartedConversation {
-        StartedConversation(conversation: existing, secondsLeft: existing.expiresAt.map { Int32(clamping: max(($0 - now) / 1000, 1)) })
+        StartedConversation(conversation: existing, secondsLeft: existing.expiresAt.map { Int32(clamping: max(($0 - now) / 1000, 1)) }, existed: true)
     }
 
     private func verifyStartSignature(_ presented: SignatureCheck.Presented, clientID: String, members: [String]) async throws {

@@ -1,7 +1,7 @@
 import SwitchboardWire
 
 /// Edits and recalls: `_messageUpdate` decides first; the members' online devices receive
-/// `patch/modified`, the others at their next login.
+/// `patch/modify`, the others at their next login.
 public struct MessageEditing: Sendable {
     let context: CoreContext
     let hooks: MessageHooks

@@ -39,4 +39,6 @@ public struct StartedConversation: Sendable {
     public var conversation: Conversation
     /// For a temporary conversation, the seconds it has left.
     public var secondsLeft: Int32?
+    /// Whether a unique start found it rather than made it.
+    public var existed = false
 }

@@ -44,5 +44,15 @@ public struct PushDevice: Sendable, Hashable {
         token.utf8.count >= 64 && token.utf8.count % 2 == 0 && token.utf8.allSatisfy { hexDigits.contains($0) }
     }
 
+    /// Whether a login's `deviceToken` is the device's UUID that the Apple SDKs send until APNs
+    /// gives a token: hyphenated (objc-sdk `LCUtils.m`' CFUUID, swift-sdk's
+    /// `identifierForVendor`) or compact (swift-sdk `Utility.swift`' fallback).
+    static func isDeviceUUID(_ token: String) -> Bool {
+        let bytes = Array(token.utf8)
+        let hyphens: Set<Int> = bytes.count == 36 ? [8, 13, 18, 23] : []
+        guard bytes.count == 32 || bytes.count == 36 else { return false }
+        return bytes.indices.allSatisfy { hyphens.contains($0) ? bytes[$0] == UInt8(ascii: "-") : hexDigits.contains(bytes[$0]) }
+    }
+
     private static let hexDigits = Set("0123456789abcdefABCDEF".utf8)
 }

@@ -1,3 +1,5 @@
+import SwitchboardWire
+
 /// One client connection, known to the core from the moment its socket opens.
 ///
 /// A connection can carry sessions of several clients at once: LeanCloud's SDKs share one
@@ -7,12 +9,15 @@ public struct Connection: Sendable {
     public let outbox: any Outbox
     /// The peer address, for logs and hooks (`sourceIP`).
     public let remoteAddress: String
+    /// How its clients learn at login of what they missed: its subprotocol's choice.
+    public let missedMessages: MissedMessages
     /// The messages it is sending (see `SendSequence`).
     let sends = SendSequence()
 
-    public init(id: UInt64, outbox: any Outbox, remoteAddress: String) {
+    public init(id: UInt64, outbox: any Outbox, remoteAddress: String, missedMessages: MissedMessages) {
         self.id = id
         self.outbox = outbox
         self.remoteAddress = remoteAddress
+        self.missedMessages = missedMessages
     }
 }

@@ -6,6 +6,7 @@ enum Replies {
     static func reply(to request: GenericCommand, op: OpType? = nil) -> GenericCommand {
         var reply = GenericCommand()
         reply.cmd = request.cmd
+        reply.service = RealtimeService.instantMessaging
         if let op { reply.op = op }
         if request.hasI { reply.i = request.i }
         if request.hasPeerID { reply.peerID = request.peerID }
@@ -16,6 +17,7 @@ enum Replies {
     static func notification(_ cmd: CommandType, op: OpType? = nil, to clientID: String) -> GenericCommand {
         var command = GenericCommand()
         command.cmd = cmd
+        command.service = RealtimeService.instantMessaging
         if let op { command.op = op }
         command.peerID = clientID
         return command

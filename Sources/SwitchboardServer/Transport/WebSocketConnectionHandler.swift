@@ -18,7 +18,7 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
     private var closeSent = false
     private var ended = false
 
-    /// - Parameter received: called for each message, when it arrives.
+    /// - Parameter received: called for each message, ping and pong, when it arrives.
     init(queue: FrameQueue, received: @escaping @Sendable () -> Void) {
         self.queue = queue
         self.received = received
@@ -34,9 +34,11 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
             received()
             queue.push(.frame(.text(String(decoding: frame.unmaskedData.readableBytesView, as: UTF8.self))))
         case .ping where frame.fin:
+            // LeanCloud's phone SDKs keep an idle connection alive with pings alone.
+            received()
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .pong where frame.fin:
-            break
+            received()
         case .connectionClose:
             // Answered, unless it answers ours; either way the handshake is over.
             let reply = closeSent ? nil : Self.closeFrame(echoing: frame.unmaskedData, allocator: context.channel.allocator)

@@ -83,7 +83,7 @@ final class WebSocketGateway: Sendable {
             }
         )
         let remoteAddress = channel.remoteAddress?.ipAddress ?? "unknown"
-        let connection = Connection(id: id, outbox: outbox, remoteAddress: remoteAddress)
+        let connection = Connection(id: id, outbox: outbox, remoteAddress: remoteAddress, missedMessages: subprotocol.missedMessages)
         let activity = ConnectionActivity()
 
         let finished = channel.eventLoop.makePromise(of: Void.self)

@@ -18,11 +18,12 @@ final class CoreClient: SDKClient {
     private let handling: Task<Void, Never>
     private let serials = Atomic<Int32>(1)
 
-    init(core: MessagingCore, id: UInt64) {
+    /// - Parameter missedMessages: pushed, unless the test plays a client of `lc.protobuf2.3`.
+    init(core: MessagingCore, id: UInt64, missedMessages: MissedMessages = .pushed) {
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         // The core closing the connection ends it as a socket's close does.
         let outbox = MemoryOutbox(closed: { input.yield(.end(silentFor: .zero)) })
-        let connection = Connection(id: id, outbox: outbox, remoteAddress: "127.0.0.1")
+        let connection = Connection(id: id, outbox: outbox, remoteAddress: "127.0.0.1", missedMessages: missedMessages)
         self.outbox = outbox
         self.input = input
         self.connection = connection

@@ -5,6 +5,7 @@ import SwitchboardData
 import SwitchboardHooks
 import SwitchboardServer
 import SwitchboardStore
+import SwitchboardWire
 
 /// A `MessagingCore` driven in-process, for tests of what the core decides: clients talk to
 /// it without sockets (`CoreClient`), its time is a `TestClock` the test moves, and its store
@@ -56,14 +57,15 @@ final class CoreHarness: Sendable {
         running = Task { await background.run() }
     }
 
-    /// A new connection, with no session yet.
-    func connect() -> CoreClient {
-        CoreClient(core: core, id: nextConnection.add(1, ordering: .relaxed).oldValue)
+    /// A new connection, with no session yet: what its clients missed is pushed at login
+    /// (`lc.protobuf2.1`) unless `missedMessages` says counts (`lc.protobuf2.3`).
+    func connect(missedMessages: MissedMessages = .pushed) -> CoreClient {
+        CoreClient(core: core, id: nextConnection.add(1, ordering: .relaxed).oldValue, missedMessages: missedMessages)
     }
 
     /// Opens a connection and logs `clientID` in on it.
-    func login(_ clientID: String, tag: String? = nil) async throws -> CoreClient {
-        let client = connect()
+    func login(_ clientID: String, tag: String? = nil, missedMessages: MissedMessages = .pushed) async throws -> CoreClient {
+        let client = connect(missedMessages: missedMessages)
         let reply = try await client.request(.open(clientID, appID: config.appID, tag: tag))
         guard reply.cmd == .session, reply.op == .opened else {
             throw TestClient.Timeout(description: "login of \(clientID) failed: \(reply)")

@@ -30,8 +30,10 @@ final class TestClient: SDKClient {
         self.outgoing = outgoing
     }
 
-    /// Connects and returns once the WebSocket is open.
-    static func connect(port: Int, subprotocol: Subprotocol = .protobuf3) async throws -> TestClient {
+    /// Connects and returns once the WebSocket is open. On `lc.protobuf2.1` by default, where
+    /// what a client missed is pushed at login, which is what most suites check; a client of
+    /// `lc.protobuf2.3` gets unread counts instead.
+    static func connect(port: Int, subprotocol: Subprotocol = .protobuf1) async throws -> TestClient {
         let (frames, outgoing) = AsyncStream.makeStream(of: Frame.self)
         let client = TestClient(codec: FrameCodec(subprotocol: subprotocol), outgoing: outgoing)
         let opened = AsyncStream.makeStream(of: Result<Void, any Error>.self)
@@ -80,8 +82,10 @@ final class TestClient: SDKClient {
     }
 
     /// Connects and logs `clientID` in.
-    static func login(_ clientID: String, port: Int, appID: String = "switchboard-dev", tag: String? = nil) async throws -> TestClient {
-        let client = try await connect(port: port)
+    static func login(
+        _ clientID: String, port: Int, appID: String = "switchboard-dev", tag: String? = nil, subprotocol: Subprotocol = .protobuf1
+    ) async throws -> TestClient {
+        let client = try await connect(port: port, subprotocol: subprotocol)
         let reply = try await client.request(.open(clientID, appID: appID, tag: tag))
         guard reply.cmd == .session, reply.op == .opened else {
             throw Timeout(description: "login of \(clientID) failed: \(reply)")

@@ -86,13 +86,14 @@ final class TestServer: Sendable {
         return temporary + "/" + prefix + String(getpid())
     }()
 
-    func connect(_ subprotocol: Subprotocol = .protobuf3) async throws -> TestClient {
+    func connect(_ subprotocol: Subprotocol = .protobuf1) async throws -> TestClient {
         try await TestClient.connect(port: port, subprotocol: subprotocol)
     }
 
-    /// Opens a connection and logs `clientID` in on it.
-    func login(_ clientID: String, tag: String? = nil) async throws -> TestClient {
-        try await TestClient.login(clientID, port: port, appID: config.appID, tag: tag)
+    /// Opens a connection and logs `clientID` in on it; on `lc.protobuf2.3` it is told at
+    /// login what it missed as unread counts.
+    func login(_ clientID: String, tag: String? = nil, subprotocol: Subprotocol = .protobuf1) async throws -> TestClient {
+        try await TestClient.login(clientID, port: port, appID: config.appID, tag: tag, subprotocol: subprotocol)
     }
 
     /// Stops gracefully, as SIGTERM would.
