@@ -17,6 +17,9 @@ extension MessagingCore {
             await sessions.tagTakenElsewhere(clientID: clientID, tag: tag, loginOrder: loginOrder)
         case .kick(let clientID, let reason):
             await kickHere(clientID, reason: reason)
+        case .pushData(let bytes, let installations):
+            guard let command = try? GenericCommand(serializedBytes: bytes) else { return rejected(relay) }
+            pushChannelCommands.sendHere(command, to: installations)
         }
     }
 

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import SwitchboardData
 import SwitchboardJSON
 import SwitchboardHooks
@@ -31,6 +32,8 @@ public final class MessagingCore: Sendable {
     let clientHooks: ClientHooks
     let wills: WillMessages
     private let noticesAwaitingRelease = NoticesAwaitingRelease()
+    let pushChannels = PushChannels()
+    let pushChannelCommands: PushChannelCommands
 
     /// - Parameters:
     ///   - hooks: the handlers consulted at every hook point.
@@ -53,12 +56,24 @@ public final class MessagingCore: Sendable {
         clientHooks = ClientHooks(pipeline: hooks, background: background)
         sessionTokens = SessionTokens(masterKey: settings.masterKey)
         sessions = SessionCommands(context: context, tokens: sessionTokens, delivery: delivery, hooks: clientHooks, wills: wills)
+        func pushed(_ outcome: String) -> Counter {
+            hooks.metrics.makeCounter(
+                subsystem: "push", name: "long_connection", help: "Pushes over the Android SDK's own connection, one per device, by what became of them.",
+                labels: [("outcome", outcome)]
+            )
+        }
+        let longConnection = LongConnectionPush(
+            channels: pushChannels, link: link, clustered: !(link is SingleNode),
+            counters: .init(sent: pushed("sent"), relayed: pushed("relayed"), notConnected: pushed("not_connected"), acknowledged: pushed("acknowledged")),
+            next: push
+        )
+        pushChannelCommands = PushChannelCommands(context: context, channels: pushChannels, push: longConnection)
         conversations = ConversationOperations(context: context, notifier: Notifier(context: context), hooks: ConversationHooks(pipeline: hooks, background: background))
         conversationCommands = ConversationCommands(operations: conversations)
         conversationQueries = ConversationQueries(operations: conversations)
         conversationChecks = ConversationChecks(operations: conversations)
         let messageHooks = MessageHooks(pipeline: hooks, background: background, maxContentBytes: settings.maxContentBytes)
-        sending = MessageSending(context: context, delivery: delivery, hooks: messageHooks, push: push, wills: wills, background: background)
+        sending = MessageSending(context: context, delivery: delivery, hooks: messageHooks, push: longConnection, wills: wills, background: background)
         messages = MessageCommands(sending: sending)
         editing = MessageEditing(context: context, hooks: messageHooks)
         patches = PatchCommands(editing: editing)
@@ -131,6 +146,7 @@ public final class MessagingCore: Sendable {
         // Its messages still in flight are stored and delivered first: a will one of them
         // sets must be there to go out now.
         await connection.sends.drain()
+        pushChannels.close(connectionID: connection.id)
         let lastHeard = context.clock.now() - Int64(silentFor / .milliseconds(1))
         for (clientID, session) in presence.closeAll(connectionID: connection.id) {
             context.logger.info("session ended by disconnect", metadata: ["client": "\(clientID)", "connection": "\(connection.id)"])
@@ -191,6 +207,11 @@ public final class MessagingCore: Sendable {
             return Replies.reply(to: request)
         case (.session, .open):
             try await sessions.open(request, on: connection)
+            return nil
+        case (.login, _):
+            return try pushChannelCommands.login(request, on: connection)
+        case (.ack, _) where PushChannelCommands.isPushAck(request):
+            pushChannelCommands.acknowledge(request, on: connection)
             return nil
         default:
             break

@@ -23,7 +23,7 @@ extension PostgresStore: PushDeviceStore {
                 FROM device d LEFT JOIN installation i ON i.device_token = d.token OR i.installation_id = d.token
                 WHERE d.client_id = ANY(\(clientIDs))
                 UNION ALL
-                SELECT c.channel, COALESCE(\(unescaped: PushDeviceColumns.vendorToken), i.device_token, i.registration_id, i.installation_id),
+                SELECT c.channel, COALESCE(\(unescaped: PushDeviceColumns.longConnectionToken), \(unescaped: PushDeviceColumns.vendorToken), i.device_token, i.registration_id, i.installation_id),
                     i.device_type, \(unescaped: PushDeviceColumns.vendor), i.device_profile, i.updated_at
                 FROM installation_channel c JOIN installation i USING (object_id) WHERE c.channel = ANY(\(clientIDs))
             ) AS devices ORDER BY at

@@ -9,4 +9,8 @@ enum PushDeviceColumns {
     static let vendorToken = "CASE WHEN i.vendor IN (\(vendors)) THEN i.registration_id END"
     /// The installation's vendor, NULL while a known vendor has given it no registration id.
     static let vendor = "CASE WHEN i.vendor IN (\(vendors)) AND i.registration_id IS NULL THEN NULL ELSE i.vendor END"
+    /// The installation id of an Android device no maker's service reaches, which the SDK's
+    /// own connection does (`PushDevice.Service.longConnection`), else NULL.
+    static let longConnectionToken =
+        "CASE WHEN i.device_type = 'android' AND COALESCE(\(vendor), '\(PushDevice.longConnectionVendor)') = '\(PushDevice.longConnectionVendor)' THEN i.installation_id END"
 }

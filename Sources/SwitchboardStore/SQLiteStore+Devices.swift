@@ -31,7 +31,7 @@ extension SQLiteStore: PushDeviceStore {
                         FROM device d LEFT JOIN installation i ON i.device_token = d.token OR i.installation_id = d.token
                         WHERE d.client_id IN \(placeholders)
                         UNION ALL
-                        SELECT c.channel, coalesce(\(vendorToken), i.device_token, i.registration_id, i.installation_id), i.device_type, \(vendor),
+                        SELECT c.channel, coalesce(\(PushDeviceColumns.longConnectionToken), \(vendorToken), i.device_token, i.registration_id, i.installation_id), i.device_type, \(vendor),
                             i.device_profile, i.updated_at
                         FROM installation_channel c JOIN installation i USING (object_id) WHERE c.channel IN \(placeholders)
                     ) ORDER BY at

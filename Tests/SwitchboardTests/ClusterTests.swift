@@ -361,6 +361,31 @@ extension ClusterTests {
     }
 
     /// alice on node a and bob on node b, in a conversation alice started.
+    /// An Android phone's push channel on one node gets the push decided on the other: a
+    /// relay carries it (`LongConnectionPush`).
+    @Test func aPushOverTheSDKsOwnConnectionReachesAPhoneOnTheOtherNode() async throws {
+        let nodes = try await Nodes.start()
+        defer { nodes.stop() }
+        let installation = "3b5d7f9a1c3e5a7c9e1b3d5f7a9c1e3b"
+        var save = URLRequest(url: URL(string: "http://127.0.0.1:\(nodes.a.port)/1.1/installations")!)
+        save.httpMethod = "POST"
+        save.setValue("switchboard-dev", forHTTPHeaderField: "X-LC-Id")
+        save.setValue("switchboard-dev-key", forHTTPHeaderField: "X-LC-Key")
+        save.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        save.httpBody = try JSONSerialization.data(withJSONObject: ["deviceType": "android", "installationId": installation, "channels": ["bob"]])
+        let (_, saved) = try await URLSession.shared.data(for: save)
+        #expect((saved as? HTTPURLResponse).map { $0.statusCode < 300 } == true)
+
+        let phone = try await TestClient.connect(port: nodes.b.port, subprotocol: .protobuf3)
+        phone.send(AndroidPushChannelTests.login(installation, appID: "switchboard-dev"))
+        _ = try await phone.next(timeout: .seconds(5), "loggedin") { $0.cmd == .loggedin }
+        let alice = try await TestClient.login("alice", port: nodes.a.port)
+        let cid = try await alice.startConversation(members: ["bob"])
+        let sent = try await alice.sendText("from the other node", cid: cid)
+        let data = try await phone.next(timeout: .seconds(10), "data") { $0.cmd == .data }
+        #expect(data.dataMessage.ids == [sent.uid])
+    }
+
     static func aliceAndBob(on nodes: Nodes) async throws -> (alice: TestClient, bob: TestClient, cid: String) {
         let alice = try await TestClient.login("alice", port: nodes.a.port)
         let bob = try await TestClient.login("bob", port: nodes.b.port)

@@ -14,6 +14,9 @@ public enum Relay: Sendable, Codable, Equatable {
     case tagTaken(clientID: String, tag: String, loginOrder: Int64?)
     /// The app's server kicked `clientID` (4115), for `reason`.
     case kick(clientID: String, reason: String?)
+    /// A push for the Android SDK's own connection (`data`, not yet addressed), to the
+    /// connections that carry `installations`.
+    case pushData(command: Data, installations: [String])
 }
 
 /// A message on its way to sessions on other nodes.

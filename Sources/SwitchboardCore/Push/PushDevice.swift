@@ -2,9 +2,13 @@
 /// vendor account it registered with.
 public struct PushDevice: Sendable, Hashable {
     /// The service that reaches a device: Apple's, Firebase's, a Chinese Android maker's own
-    /// (LeanCloud's "mixed push"), or whichever the `provider` (log or webhook) passes pushes on to.
+    /// (LeanCloud's "mixed push"), the SDK's own connection to the server (an Android device
+    /// with no maker's service, by its installation id: `longConnection`), or whichever the
+    /// `provider` (log or webhook) passes pushes on to.
     public enum Service: String, Sendable, CaseIterable {
-        case apns, fcm, huawei, honor, xiaomi, oppo, vivo, meizu, other
+        case apns, fcm, huawei, honor, xiaomi, oppo, vivo, meizu
+        case longConnection = "long_connection"
+        case other
 
         /// The services an Android installation's `vendor` names, as LeanCloud's mixed-push
         /// modules save it (java-unified-sdk's `mixpush-*`); such a device is reached by its
@@ -33,12 +37,18 @@ public struct PushDevice: Sendable, Hashable {
     public init(token: String, deviceType: String?, vendor: String?, profile: String? = nil) {
         let service: Service = switch (deviceType, vendor) {
         case ("ios", _): .apns
+        // No maker's service, or `lc` ("use the WebSocket", which the mixed-push modules save
+        // when they unregister): the SDK's own connection.
+        case ("android", nil), ("android", .some(Self.longConnectionVendor)): .longConnection
         case ("android", let vendor?): Service.byVendor[vendor] ?? .other
         case (nil, _) where Self.isAPNsToken(token): .apns
         default: .other
         }
         self.init(token: token, service: service, profile: profile)
     }
+
+    /// The `vendor` of an Android installation reached over the SDK's own connection.
+    public static let longConnectionVendor = "lc"
 
     static func isAPNsToken(_ token: String) -> Bool {
         token.utf8.count >= 64 && token.utf8.count % 2 == 0 && token.utf8.allSatisfy { hexDigits.contains($0) }

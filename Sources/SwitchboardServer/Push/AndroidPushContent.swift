@@ -1,3 +1,4 @@
+import SwitchboardCore
 import SwitchboardJSON
 
 /// What a vendor's notification shows and what the app gets, from LeanCloud's push data for

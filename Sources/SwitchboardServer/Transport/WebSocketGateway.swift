@@ -132,7 +132,8 @@ final class WebSocketGateway: Sendable {
             connection.outbox.send(.error(.unparseableRawMessage, detail: "\(error)"))
             return
         }
-        if command.cmd == .session, command.op == .open { activity.loggedIn() }
+        // The push channel's `login` is a login too: a connection may carry only it.
+        if (command.cmd == .session && command.op == .open) || command.cmd == .login { activity.loggedIn() }
         await core.handle(command, on: connection)
     }
 

@@ -1,0 +1,90 @@
+import Foundation
+import Metrics
+import SwitchboardJSON
+import SwitchboardWire
+
+/// Pushes to the Android devices no maker's service reaches, over the SDK's own connection
+/// (`PushDevice.Service.longConnection`), and hands every other device to `next`.
+///
+/// A device gets its push as a `data` command on each connection that carries its
+/// installation: those on this node at once, those on other nodes by a relay. One connected
+/// nowhere gets nothing: LeanCloud made no offline push for such devices, whose chat shares
+/// that connection (leancloud/docs `sdk/push/guide/android-mixpush.mdx`), and the app learns
+/// of the message itself at its next login.
+struct LongConnectionPush: PushGateway {
+    struct Counters: Sendable {
+        /// Written to a connection on this node.
+        var sent: Counter
+        /// Not connected here, handed to the other nodes.
+        var relayed: Counter
+        /// Connected nowhere (one node alone).
+        var notConnected: Counter
+        /// Acknowledged by the device (`ack` with the push's id).
+        var acknowledged: Counter
+    }
+
+    let channels: PushChannels
+    let link: any NodeLink
+    let clustered: Bool
+    let counters: Counters
+    let next: any PushGateway
+
+    func push(_ notice: PushNotice) async {
+        var rest = notice
+        rest.recipients = []
+        rest.devices = [:]
+        var installations: [String] = []
+        for clientID in notice.recipients {
+            let devices = notice.devices[clientID] ?? []
+            let others = devices.filter { $0.service != .longConnection }
+            installations += devices.filter { $0.service == .longConnection }.map(\.token)
+            // A member reached only over the connection is not the provider's to push to.
+            if !others.isEmpty || devices.isEmpty {
+                rest.recipients.append(clientID)
+                if !others.isEmpty { rest.devices[clientID] = others }
+            }
+        }
+        if !installations.isEmpty { send(notice, to: Array(Set(installations)).sorted()) }
+        if !rest.recipients.isEmpty { await next.push(rest) }
+    }
+
+    private func send(_ notice: PushNotice, to installations: [String]) {
+        let command = Self.command(for: notice)
+        var elsewhere: [String] = []
+        for installationID in installations {
+            if channels.send(Self.addressed(command, to: installationID), to: installationID) {
+                counters.sent.increment()
+            } else {
+                elsewhere.append(installationID)
+            }
+        }
+        guard !elsewhere.isEmpty else { return }
+        if clustered {
+            counters.relayed.increment(by: Int64(elsewhere.count))
+            link.publish(.pushData(command: (try? command.serializedBytes()) ?? Data(), installations: elsewhere))
+        } else {
+            counters.notConnected.increment(by: Int64(elsewhere.count))
+        }
+    }
+
+    /// The `data` command the Android SDK shows as a notification: the push's id, to
+    /// acknowledge it by, and LeanCloud's push data for Android as a JSON object
+    /// (java-unified-sdk `LCConnectionManager.java` routes `data` to its push listener, which
+    /// reads `ids` and each `msg`'s `data`).
+    static func command(for notice: PushNotice) -> GenericCommand {
+        var message = JsonObjectMessage()
+        message.data = JSONValue.object(PlatformPushData.data(for: "android", in: notice.payload)).jsonString
+        var command = GenericCommand()
+        command.cmd = .data
+        command.service = RealtimeService.push
+        command.dataMessage.ids = [notice.messageID]
+        command.dataMessage.msg = [message]
+        return command
+    }
+
+    static func addressed(_ command: GenericCommand, to installationID: String) -> GenericCommand {
+        var addressed = command
+        addressed.installationID = installationID
+        return addressed
+    }
+}
