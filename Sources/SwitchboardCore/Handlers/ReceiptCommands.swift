@@ -27,9 +27,11 @@ struct ReceiptCommands: Sendable {
         if ack.hasCid, ack.hasTots, ack.fromts <= ack.tots {
             let range = ack.fromts...ack.tots
             acknowledged += try await context.store.acknowledge(device, conversationID: ack.cid, timestamps: range)
-            // Fetched from history, they were never this device's to acknowledge: a client
-            // that works from unread counts has nothing queued to move past.
-            if try await context.store.conversation(id: ack.cid)?.members.contains(clientID) == true {
+            // By time alone, after a page of history: what it fetched was never this
+            // device's to acknowledge (a client that works from unread counts has nothing
+            // queued to move past), and its senders wait for receipts. A range (the
+            // JavaScript SDK's) covers what it received live, acknowledged above.
+            if !ack.hasFromts, try await context.store.conversation(id: ack.cid)?.members.contains(clientID) == true {
                 fetched = try await context.store.takeReceipts(for: clientID, conversationID: ack.cid, timestamps: range)
             }
         }
