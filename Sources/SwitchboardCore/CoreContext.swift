@@ -47,12 +47,13 @@ extension CoreContext {
         link.publish(.notice(command: Data(SharedCommand(command).protobuf), recipients: clientIDs))
     }
 
-    /// Sends `command` to every session of `clientIDs` on this node, addressed to each.
+    /// Sends `command` to every session of `clientIDs` on this node, addressed to each; an
+    /// `unread` notice only where the subprotocol has them (`lc.protobuf2.3`).
     func sendHere(_ command: GenericCommand, to clientIDs: some Sequence<String>) {
         for clientID in clientIDs {
             var addressed = command
             addressed.peerID = clientID
-            for connection in presence.connections(of: clientID) {
+            for connection in presence.connections(of: clientID) where command.cmd != .unread || connection.missedMessages == .unreadCounts {
                 connection.outbox.send(addressed)
             }
         }

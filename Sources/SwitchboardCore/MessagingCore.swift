@@ -1,5 +1,4 @@
 import Logging
-import Metrics
 import SwitchboardData
 import SwitchboardJSON
 import SwitchboardHooks
@@ -56,16 +55,8 @@ public final class MessagingCore: Sendable {
         clientHooks = ClientHooks(pipeline: hooks, background: background)
         sessionTokens = SessionTokens(masterKey: settings.masterKey)
         sessions = SessionCommands(context: context, tokens: sessionTokens, delivery: delivery, hooks: clientHooks, wills: wills)
-        func pushed(_ outcome: String) -> Counter {
-            hooks.metrics.makeCounter(
-                subsystem: "push", name: "long_connection", help: "Pushes over the Android SDK's own connection, one per device, by what became of them.",
-                labels: [("outcome", outcome)]
-            )
-        }
         let longConnection = LongConnectionPush(
-            channels: pushChannels, link: link, clustered: !(link is SingleNode),
-            counters: .init(sent: pushed("sent"), relayed: pushed("relayed"), notConnected: pushed("not_connected"), acknowledged: pushed("acknowledged")),
-            next: push
+            channels: pushChannels, link: link, clustered: !(link is SingleNode), counters: .init(metrics: hooks.metrics), next: push
         )
         pushChannelCommands = PushChannelCommands(context: context, channels: pushChannels, push: longConnection)
         conversations = ConversationOperations(context: context, notifier: Notifier(context: context), hooks: ConversationHooks(pipeline: hooks, background: background))

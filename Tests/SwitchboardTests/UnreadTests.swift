@@ -73,6 +73,13 @@ import Testing
         let cleared = try await laptop.next { $0.cmd == .unread }.unreadMessage.convs
         #expect(cleared.map(\.cid) == [cid] && cleared.first?.unread == 0)
 
+        // A device on `lc.protobuf2.1`, which has no unread notices, gets none.
+        let desktop = try await server.login("bob", missedMessages: .pushed)
+        laptop.send(.read(cid: cid, upTo: sent.t))
+        // The read's notices are sent while it is handled.
+        try await laptop.awaitHandled()
+        #expect(desktop.received { $0.cmd == .unread }.isEmpty)
+
         // The next login has nothing unread, even from the start of time.
         let tablet = server.connect(missedMessages: .unreadCounts)
         #expect(try await tablet.request(.open("bob", appID: server.config.appID)).op == .opened)

@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import SwitchboardHooks
 import SwitchboardJSON
 import SwitchboardWire
 
@@ -12,6 +13,7 @@ import SwitchboardWire
 /// that connection (leancloud/docs `sdk/push/guide/android-mixpush.mdx`), and the app learns
 /// of the message itself at its next login.
 struct LongConnectionPush: PushGateway {
+    /// `switchboard_push_long_connection_total{outcome}`, one per device.
     struct Counters: Sendable {
         /// Written to a connection on this node.
         var sent: Counter
@@ -21,6 +23,19 @@ struct LongConnectionPush: PushGateway {
         var notConnected: Counter
         /// Acknowledged by the device (`ack` with the push's id).
         var acknowledged: Counter
+
+        init(metrics: HookMetrics) {
+            func counter(_ outcome: String) -> Counter {
+                metrics.makeCounter(
+                    subsystem: "push", name: "long_connection", help: "Pushes over the Android SDK's own connection, one per device, by what became of them.",
+                    labels: [("outcome", outcome)]
+                )
+            }
+            sent = counter("sent")
+            relayed = counter("relayed")
+            notConnected = counter("not_connected")
+            acknowledged = counter("acknowledged")
+        }
     }
 
     let channels: PushChannels
