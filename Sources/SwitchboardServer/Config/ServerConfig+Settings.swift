@@ -72,9 +72,9 @@ extension ServerConfig {
             Setting("messages.recall", \.recallAllowed, "senders may recall their messages (4407 when off)"),
             Setting("messages.editWindowSeconds", \.editWindowSeconds, "how long after sending a message may be edited or recalled; 0 for no limit"),
             Setting("messages.offlinePerConversation", \.offlineMessagesPerConversation,
-                    "missed messages pushed per conversation at login (the newest; 0 for all); the unread notification counts them all"),
+                    "missed messages pushed per conversation at login on lc.protobuf2.1 (the newest; 0 for all); lc.protobuf2.3 clients get unread counts instead"),
             Setting("messages.deviceRetentionDays", \.deviceRetentionDays,
-                    "a device (its `deviceId`, else its tag) not seen for this long is forgotten with its queue of missed messages (history keeps all)",
+                    "a device (its `deviceId`, else its `deviceToken`, else its tag) not seen for this long is forgotten with its queue of missed messages (history keeps all)",
                     problem: SettingBound.atLeastOne),
 
             keywords,
