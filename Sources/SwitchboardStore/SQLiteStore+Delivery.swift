@@ -180,8 +180,7 @@ extension SQLiteStore: DeliveryState {
 
     private static func unqueue(_ seqs: [Int64], for device: DeviceAddress, _ db: Database) throws {
         // A time range can cover more messages than one statement takes placeholders.
-        for start in stride(from: 0, to: seqs.count, by: maxListLength) {
-            let chunk = Array(seqs[start..<min(start + maxListLength, seqs.count)])
+        for chunk in listChunks(seqs) {
             try db.executeCached(
                 sql: "DELETE FROM device_inbox WHERE client_id = ? AND device_key = ? AND message_seq IN \(placeholders(chunk.count))",
                 arguments: [device.clientID, device.key] + padded(chunk)

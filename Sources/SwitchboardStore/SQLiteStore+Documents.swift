@@ -69,8 +69,7 @@ extension SQLiteStore: DocumentStore {
         guard !ids.isEmpty else { return [] }
         return try await database.read { db in
             var found: [StoredDocument] = []
-            for start in stride(from: 0, to: ids.count, by: Self.maxListLength) {
-                let chunk = Array(ids[start..<min(start + Self.maxListLength, ids.count)])
+            for chunk in Self.listChunks(ids) {
                 found += try Row.fetchAll(
                     db, cachedSQL: "SELECT * FROM storage_object WHERE class_name = ? AND object_id IN \(Self.placeholders(chunk.count))",
                     arguments: [className] + Self.padded(chunk)

@@ -8,8 +8,7 @@ extension SQLiteStore {
         guard !seqs.isEmpty else { return [] }
         return try await writer.write { db in
             var taken: Set<Int64> = []
-            for start in stride(from: 0, to: seqs.count, by: Self.maxListLength) {
-                let chunk = Array(seqs[start..<min(start + Self.maxListLength, seqs.count)])
+            for chunk in Self.listChunks(seqs) {
                 let rows = try Int64.fetchAll(
                     db,
                     sql: "UPDATE message SET receipt_sent = 1 WHERE seq IN \(Self.placeholders(chunk.count)) AND wants_receipt AND NOT receipt_sent RETURNING seq",

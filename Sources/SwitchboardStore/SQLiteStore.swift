@@ -111,6 +111,11 @@ public final class SQLiteStore: MessageStore, Sendable {
     /// placeholders (32,766) even once padded.
     static let maxListLength = 1024
 
+    /// `values` in lists of at most `maxListLength`, one statement's worth each.
+    static func listChunks<Value>(_ values: [Value]) -> [[Value]] {
+        stride(from: 0, to: values.count, by: maxListLength).map { Array(values[$0..<min($0 + maxListLength, values.count)]) }
+    }
+
     private static func listLength(_ count: Int) -> Int {
         count <= 1 ? 1 : 1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
     }
