@@ -19,7 +19,8 @@ extension MessagingCore {
             await kickHere(clientID, reason: reason)
         case .pushData(let bytes, let installations):
             guard let command = try? GenericCommand(serializedBytes: bytes) else { return rejected(relay) }
-            pushChannelCommands.sendHere(command, to: installations)
+            // Those this node does not hold are another node's.
+            _ = pushChannelCommands.push.sendHere(command, to: installations)
         }
     }
 

@@ -39,13 +39,6 @@ struct PushChannelCommands: Sendable {
         request.cmd == .ack && request.hasInstallationID && !request.installationID.isEmpty && !request.hasPeerID
     }
 
-    /// Sends a push relayed by another node to the connections here that carry `installations`.
-    func sendHere(_ command: GenericCommand, to installations: [String]) {
-        for installationID in installations where channels.send(LongConnectionPush.addressed(command, to: installationID), to: installationID) {
-            push.counters.sent.increment()
-        }
-    }
-
     /// The device has the pushes `ids`: counted. No reply.
     func acknowledge(_ request: GenericCommand, on connection: Connection) {
         guard channels.installation(on: connection.id) == request.installationID else { return }

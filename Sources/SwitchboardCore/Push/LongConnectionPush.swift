@@ -45,34 +45,25 @@ struct LongConnectionPush: PushGateway {
     let next: any PushGateway
 
     func push(_ notice: PushNotice) async {
-        var rest = notice
-        rest.recipients = []
-        rest.devices = [:]
-        var installations: [String] = []
-        for clientID in notice.recipients {
-            let devices = notice.devices[clientID] ?? []
-            let others = devices.filter { $0.service != .longConnection }
-            installations += devices.filter { $0.service == .longConnection }.map(\.token)
-            // A member reached only over the connection is not the provider's to push to.
-            if !others.isEmpty || devices.isEmpty {
-                rest.recipients.append(clientID)
-                if !others.isEmpty { rest.devices[clientID] = others }
-            }
-        }
-        if !installations.isEmpty { send(notice, to: Array(Set(installations)).sorted()) }
+        // A member reached only over the connection is not the provider's to push to.
+        let (taken, rest) = notice.split { $0.service == .longConnection }
+        if !taken.isEmpty { send(notice, to: taken.map(\.device.token)) }
         if !rest.recipients.isEmpty { await next.push(rest) }
+    }
+
+    /// Sends `command` to the connections here that carry each of `installations`; returns
+    /// the installations no connection here carries.
+    func sendHere(_ command: GenericCommand, to installations: [String]) -> [String] {
+        installations.filter { installationID in
+            guard channels.send(command, to: installationID) else { return true }
+            counters.sent.increment()
+            return false
+        }
     }
 
     private func send(_ notice: PushNotice, to installations: [String]) {
         let command = Self.command(for: notice)
-        var elsewhere: [String] = []
-        for installationID in installations {
-            if channels.send(Self.addressed(command, to: installationID), to: installationID) {
-                counters.sent.increment()
-            } else {
-                elsewhere.append(installationID)
-            }
-        }
+        let elsewhere = sendHere(command, to: installations)
         guard !elsewhere.isEmpty else { return }
         if clustered {
             counters.relayed.increment(by: Int64(elsewhere.count))
@@ -95,11 +86,5 @@ struct LongConnectionPush: PushGateway {
         command.dataMessage.ids = [notice.messageID]
         command.dataMessage.msg = [message]
         return command
-    }
-
-    static func addressed(_ command: GenericCommand, to installationID: String) -> GenericCommand {
-        var addressed = command
-        addressed.installationID = installationID
-        return addressed
     }
 }

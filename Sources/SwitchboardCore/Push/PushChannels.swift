@@ -32,11 +32,14 @@ final class PushChannels: Sendable {
         state.withLock { $0.installations[connectionID] }
     }
 
-    /// Sends `command` to the connections here that carry `installationID`; false when none do.
+    /// Sends `command`, addressed to `installationID`, to the connections here that carry
+    /// it; false when none do.
     func send(_ command: GenericCommand, to installationID: String) -> Bool {
         let connections = state.withLock { Array(($0.connections[installationID] ?? [:]).values) }
+        var addressed = command
+        addressed.installationID = installationID
         for connection in connections {
-            connection.outbox.send(command)
+            connection.outbox.send(addressed)
         }
         return !connections.isEmpty
     }

@@ -10,21 +10,10 @@ struct PushRouter: PushGateway {
     let others: any PushGateway
 
     func push(_ notice: PushNotice) async {
+        let (taken, rest) = notice.split { services[$0.service] != nil }
         var routed: [PushDevice.Service: PushNotice] = [:]
-        var routedDevices: Set<PushDevice> = []
-        var rest = notice
-        rest.recipients = []
-        rest.devices = [:]
-        for clientID in notice.recipients {
-            let devices = notice.devices[clientID] ?? []
-            let leftOver = devices.filter { services[$0.service] == nil }
-            for device in devices where services[device.service] != nil && routedDevices.insert(device).inserted {
-                routed[device.service, default: Self.emptied(notice)].add(device, of: clientID)
-            }
-            if !leftOver.isEmpty || devices.isEmpty {
-                rest.recipients.append(clientID)
-                if !leftOver.isEmpty { rest.devices[clientID] = leftOver }
-            }
+        for (clientID, device) in taken {
+            routed[device.service, default: Self.emptied(notice)].add(device, of: clientID)
         }
         for (service, notice) in routed {
             await services[service]?.push(notice)
